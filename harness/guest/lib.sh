@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest tests: KTAP output and zram/swap setup.
+
+. /kselftest/kselftest/ktap_helpers.sh
+
+THP=/sys/kernel/mm/transparent_hugepage
+
+# mthp_only SIZE_KB: enable that mTHP size (always), every other size never.
+mthp_only()
+{
+	local d
+	echo never > $THP/enabled
+	for d in $THP/hugepages-*kB; do
+		echo never 2>/dev/null > "$d/enabled"	# not every size is anon
+	done
+	[ -n "$1" ] && [ "$1" != 0 ] && echo always > "$THP/hugepages-${1}kB/enabled"
+	return 0
+}
+
+# zram_swap_on DEV ALGO DISKSIZE: a fresh zram swap device.
+zram_swap_on()
+{
+	local dev=$1 algo=$2 size=$3
+	[ -e /sys/block/$dev ] || cat /sys/class/zram-control/hot_add > /dev/null
+	echo 1 > /sys/block/$dev/reset || return 1
+	echo "$algo" > /sys/block/$dev/comp_algorithm || return 1
+	echo "$size" > /sys/block/$dev/disksize || return 1
+	mkswap /dev/$dev > /dev/null || return 1
+	swapon /dev/$dev || return 1
+}
+
+zram_swap_off()
+{
+	swapoff /dev/$1 && echo 1 > /sys/block/$1/reset
+}
+
+# field FILE N: the Nth whitespace separated value of FILE.
+field()
+{
+	awk -v n="$2" '{ print $n }' "$1"
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapbench: the guest side of the swap benchmark and of the swap tests.
+ *
+ * Maps SIZE MiB of anonymous memory, fills it from a corpus (a block device
+ * or file), then for each round MADV_PAGEOUTs it to swap (timed), touches
+ * every page back in (timed) and compares every byte with the corpus.  One
+ * JSON object per round goes to stdout on a line starting "ZMP_ROUND ".
+ * Exit status: 0 when every byte matched, 1 on a mismatch, 2 on bad usage
+ * or a setup error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <glob.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+#define MIB (1024UL * 1024UL)
+#define PG 4096UL
+#define MAX_SIZES 16
+
+struct snapshot {
+	double mono;		/* seconds */
+	double stime;		/* this process's system time, seconds */
+	unsigned long long sys_ticks;	/* /proc/stat system + softirq + irq */
+	unsigned long long mm[9];	/* zram mm_stat */
+	unsigned long long pswpin, pswpout;
+	unsigned long long swpout[MAX_SIZES], fallback[MAX_SIZES];
+};
+
+static char size_names[MAX_SIZES][32];
+static int nr_sizes;
+static const char *zram = "zram0";
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "swapbench: %s: %s\n", msg, strerror(errno));
+	exit(2);
+}
+
+static unsigned long long read_ull(const char *path)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+static void find_sizes(void)
+{
+	glob_t g;
+	size_t i;
+
+	if (glob("/sys/kernel/mm/transparent_hugepage/hugepages-*kB", 0, NULL, &g))
+		return;
+	for (i = 0; i < g.gl_pathc && nr_sizes < MAX_SIZES; i++) {
+		const char *b = strrchr(g.gl_pathv[i], '/') + 1;
+
+		snprintf(size_names[nr_sizes++], sizeof(size_names[0]), "%s", b);
+	}
+	globfree(&g);
+}
+
+static void snap(struct snapshot *s)
+{
+	struct timespec ts;
+	struct rusage ru;
+	char path[256], line[512];
+	FILE *f;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	s->mono = ts.tv_sec + ts.tv_nsec / 1e9;
+	getrusage(RUSAGE_SELF, &ru);
+	s->stime = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+
+	f = fopen("/proc/stat", "r");
+	if (f) {
+		unsigned long long u, n, sy, id, io, irq, sirq;
+
+		if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu",
+			   &u, &n, &sy, &id, &io, &irq, &sirq) == 7)
+			s->sys_ticks = sy + irq + sirq;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", zram);
+	f = fopen(path, "r");
+	if (f) {
+		for (i = 0; i < 9; i++)
+			if (fscanf(f, "%llu", &s->mm[i]) != 1)
+				break;
+		fclose(f);
+	}
+	f = fopen("/proc/vmstat", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			sscanf(line, "pswpin %llu", &s->pswpin);
+			sscanf(line, "pswpout %llu", &s->pswpout);
+		}
+		fclose(f);
+	}
+	for (i = 0; i < nr_sizes; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/mm/transparent_hugepage/%s/stats/swpout",
+			 size_names[i]);
+		s->swpout[i] = read_ull(path);
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/mm/transparent_hugepage/%s/stats/swpout_fallback",
+			 size_names[i]);
+		s->fallback[i] = read_ull(path);
+	}
+}
+
+static void print_round(int round, const struct snapshot *a,
+			const struct snapshot *out, const struct snapshot *in,
+			unsigned long mismatches)
+{
+	static const char * const mm_names[] = {
+		"orig_data_size", "compr_data_size", "mem_used_total",
+		"mem_limit", "mem_used_max", "same_pages", "pages_compacted",
+		"huge_pages", "huge_pages_since",
+	};
+	long tck = sysconf(_SC_CLK_TCK);
+	int i;
+
+	printf("ZMP_ROUND {\"round\": %d, \"swapout_ms\": %.1f, \"swapin_ms\": %.1f, ",
+	       round, (out->mono - a->mono) * 1e3, (in->mono - out->mono) * 1e3);
+	printf("\"swapout_stime_ms\": %.1f, \"swapin_stime_ms\": %.1f, ",
+	       (out->stime - a->stime) * 1e3, (in->stime - out->stime) * 1e3);
+	printf("\"sys_ms\": %.1f, ",
+	       (double)(in->sys_ticks - a->sys_ticks) * 1e3 / tck);
+	printf("\"pswpout\": %llu, \"pswpin\": %llu, ",
+	       out->pswpout - a->pswpout, in->pswpin - out->pswpin);
+	/* pool state right after swap-out: everything is stored */
+	printf("\"mm_stat\": {");
+	for (i = 0; i < 9; i++)
+		printf("%s\"%s\": %llu", i ? ", " : "", mm_names[i], out->mm[i]);
+	printf("}, \"swpout\": {");
+	for (i = 0; i < nr_sizes; i++)
+		printf("%s\"%s\": %llu", i ? ", " : "", size_names[i],
+		       out->swpout[i] - a->swpout[i]);
+	printf("}, \"swpout_fallback\": {");
+	for (i = 0; i < nr_sizes; i++)
+		printf("%s\"%s\": %llu", i ? ", " : "", size_names[i],
+		       out->fallback[i] - a->fallback[i]);
+	printf("}, \"mismatches\": %lu}\n", mismatches);
+	fflush(stdout);
+}
+
+static unsigned long compare(const unsigned char *mem, int fd, size_t size)
+{
+	static unsigned char buf[MIB];
+	unsigned long bad = 0;
+	size_t off, i;
+
+	for (off = 0; off < size; off += MIB) {
+		size_t n = size - off < MIB ? size - off : MIB;
+
+		if (pread(fd, buf, n, off) != (ssize_t)n)
+			die("re-reading the corpus");
+		if (!memcmp(mem + off, buf, n))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (mem[off + i] == buf[i])
+				continue;
+			if (!bad)
+				fprintf(stderr, "swapbench: first mismatch at byte %zu\n",
+					off + i);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: swapbench --corpus PATH [--size MiB] [--rounds N] [--zram NAME]\n"
+		"  Maps SIZE MiB (default 100) of anonymous memory, fills it from the\n"
+		"  corpus, and for each round (default 3) pages it out with\n"
+		"  MADV_PAGEOUT, touches it back in and verifies every byte.\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "corpus", required_argument, NULL, 'c' },
+		{ "size", required_argument, NULL, 's' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "zram", required_argument, NULL, 'z' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *corpus = NULL;
+	unsigned long size_mib = 100, rounds = 3, total_bad = 0, r;
+	unsigned long long corpus_bytes;
+	struct snapshot a, out, in;
+	unsigned char *mem;
+	struct stat st;
+	size_t size, off;
+	char *end;
+	int fd, c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			corpus = optarg;
+			break;
+		case 's':
+			size_mib = strtoul(optarg, &end, 10);
+			if (*end || !size_mib || size_mib > 65536)
+				usage();
+			break;
+		case 'r':
+			rounds = strtoul(optarg, &end, 10);
+			if (*end || !rounds || rounds > 100000)
+				usage();
+			break;
+		case 'z':
+			zram = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (!corpus || optind != argc)
+		usage();
+
+	size = size_mib * MIB;
+	fd = open(corpus, O_RDONLY);
+	if (fd < 0)
+		die(corpus);
+	if (fstat(fd, &st))
+		die("fstat");
+	corpus_bytes = st.st_size;
+	if (S_ISBLK(st.st_mode) && ioctl(fd, BLKGETSIZE64, &corpus_bytes))
+		die("BLKGETSIZE64");
+	if (corpus_bytes < size) {
+		fprintf(stderr, "swapbench: corpus has %llu bytes, fewer than the %lu MiB mapping\n",
+			corpus_bytes, size_mib);
+		return 2;
+	}
+	find_sizes();
+
+	/* 2 MiB aligned so that every 16 KiB block of it can be an mTHP */
+	mem = mmap(NULL, size + 2 * MIB, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED)
+		die("mmap");
+	mem = (unsigned char *)(((uintptr_t)mem + 2 * MIB - 1) & ~(2 * MIB - 1));
+	for (off = 0; off < size; off += MIB)
+		if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
+			die("reading the corpus");
+
+	for (r = 1; r <= rounds; r++) {
+		volatile unsigned char sink = 0;
+		unsigned long bad;
+
+		snap(&a);
+		if (madvise(mem, size, MADV_PAGEOUT))
+			die("madvise(MADV_PAGEOUT)");
+		snap(&out);
+		for (off = 0; off < size; off += PG)
+			sink += mem[off];
+		snap(&in);
+		(void)sink;
+		bad = compare(mem, fd, size);
+		total_bad += bad;
+		print_round(r, &a, &out, &in, bad);
+	}
+	printf("ZMP_DONE {\"rounds\": %lu, \"size_mib\": %lu, \"mismatches\": %lu}\n",
+	       rounds, size_mib, total_bad);
+	return total_bad ? 1 : 0;
+}

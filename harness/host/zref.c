@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zref: the user-space reference for the swap benchmark.  Compresses the
+ * first SIZE bytes of a corpus in independent 4 KiB and 16 KiB blocks with
+ * the algorithm and level zram uses by default (zstd level 3, lz4
+ * acceleration 1) and prints, per block size, the stored bytes:
+ *   stored       sum of min(compressed, block) over all blocks
+ *   stored_zram  the same, but same-filled blocks cost 0 bytes as in zram
+ * as one JSON object.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lz4.h>
+#include <zstd.h>
+
+static int same_filled(const unsigned char *p, size_t n)
+{
+	const unsigned long *w = (const unsigned long *)p;
+	size_t i;
+
+	for (i = 1; i < n / sizeof(*w); i++)
+		if (w[i] != w[0])
+			return 0;
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const size_t blocks[] = { 4096, 16384 };
+	unsigned long long stored[2], stored_zram[2];
+	size_t size, i, b, off;
+	unsigned char *buf, *dst;
+	const char *algo;
+	ZSTD_CCtx *cctx;
+	FILE *f;
+
+	if (argc != 4 || (strcmp(argv[2], "zstd") && strcmp(argv[2], "lz4"))) {
+		fprintf(stderr, "usage: zref CORPUS zstd|lz4 BYTES\n");
+		return 2;
+	}
+	algo = argv[2];
+	size = strtoull(argv[3], NULL, 10);
+	if (!size || size % 16384) {
+		fprintf(stderr, "zref: BYTES must be a positive multiple of 16384\n");
+		return 2;
+	}
+	buf = malloc(size);
+	dst = malloc(2 * 16384 + 1024);
+	cctx = ZSTD_createCCtx();
+	if (!buf || !dst || !cctx)
+		return 2;
+	f = fopen(argv[1], "rb");
+	if (!f || fread(buf, 1, size, f) != size) {
+		fprintf(stderr, "zref: cannot read %zu bytes of %s\n", size, argv[1]);
+		return 2;
+	}
+	fclose(f);
+	for (b = 0; b < 2; b++) {
+		size_t bs = blocks[b];
+
+		stored[b] = stored_zram[b] = 0;
+		for (off = 0; off < size; off += bs) {
+			size_t c;
+
+			if (!strcmp(algo, "zstd"))
+				c = ZSTD_compressCCtx(cctx, dst, 2 * bs + 1024,
+						      buf + off, bs, 3);
+			else
+				c = LZ4_compress_default((const char *)buf + off,
+							 (char *)dst, bs,
+							 2 * bs + 1024);
+			if ((!strcmp(algo, "zstd") && ZSTD_isError(c)) || !c) {
+				fprintf(stderr, "zref: compression failed\n");
+				return 2;
+			}
+			if (c > bs)
+				c = bs;
+			stored[b] += c;
+			if (!same_filled(buf + off, bs))
+				stored_zram[b] += c;
+		}
+	}
+	printf("{\"algo\": \"%s\", \"bytes\": %zu", algo, size);
+	for (i = 0; i < 2; i++)
+		printf(", \"stored_%zuk\": %llu, \"stored_zram_%zuk\": %llu",
+		       blocks[i] / 1024, stored[i], blocks[i] / 1024, stored_zram[i]);
+	printf("}\n");
+	return 0;
+}

@@ -1,0 +1,315 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The swap benchmark, host side (called by harness/bin/bench).
+
+Boots each kernel once per round, alternating baseline and patched, and has
+the guest map SIZE MiB of anonymous memory, fill it from the corpus, page it
+out to zram with MADV_PAGEOUT, touch it back in and compare every byte.
+Writes a table (stdout), a JSON file and a PNG plot of the per-round times.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guest  # noqa: E402
+
+MIB = 1 << 20
+ROUND_PREFIX = "ZMP_ROUND "
+MM_KEYS = ("orig_data_size", "compr_data_size", "mem_used_total",
+           "pages_compacted", "huge_pages")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        prog="harness/bin/bench",
+        description="Swap benchmark: MADV_PAGEOUT to zram and back, "
+                    "baseline vs patched kernel, every byte verified.")
+    ap.add_argument("--corpus", help="corpus file, raw or .zst "
+                    "(default: the shipped py.anon followed by node.anon)")
+    ap.add_argument("--algo", choices=("zstd", "lz4"), default="zstd")
+    ap.add_argument("--size", type=int, default=100, metavar="MiB",
+                    help="anonymous memory mapped and swapped (default 100)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds per kernel, one boot each (default 3)")
+    ap.add_argument("--kernel", choices=("baseline", "patched", "both"),
+                    default="both")
+    ap.add_argument("--no-mthp", action="store_true",
+                    help="4 KiB folios only (every mTHP size never)")
+    ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
+                    help="directory for the JSON and PNG (default %(default)s)")
+    ap.add_argument("--timeout", type=int, default=900,
+                    help="seconds one guest may run (default 900)")
+    ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
+    ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
+    ap.add_argument("--src", help=argparse.SUPPRESS)
+    ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if not 1 <= a.size <= 4096:
+        ap.error("--size must be 1..4096 MiB")
+    if not 1 <= a.rounds <= 1000:
+        ap.error("--rounds must be 1..1000")
+    return a
+
+
+def fail(msg):
+    print("bench: error: %s" % msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def prepare_corpus(path, size_bytes):
+    """A raw image of the corpus for the guest's /dev/vda."""
+    d = os.path.join(guest.WORK, "corpus")
+    os.makedirs(d, exist_ok=True)
+    if path is None:
+        parts = [os.path.join(guest.HARNESS, "corpus", n)
+                 for n in ("py.anon.zst", "node.anon.zst")]
+        name = "py+node.anon"
+    else:
+        parts = [path]
+        name = os.path.basename(path)
+    for p in parts:
+        if not os.path.isfile(p) or not os.access(p, os.R_OK):
+            fail("corpus %s: not a readable file" % p)
+    img = os.path.join(d, name.replace(".zst", "") + ".img")
+    tmp = img + ".tmp"
+    with open(tmp, "wb") as out:
+        for p in parts:
+            if p.endswith(".zst"):
+                r = subprocess.run(["zstd", "-dcq", p], stdout=out)
+                if r.returncode:
+                    fail("corpus %s: zstd could not unpack it" % p)
+            else:
+                with open(p, "rb") as f:
+                    while True:
+                        b = f.read(MIB)
+                        if not b:
+                            break
+                        out.write(b)
+        real = out.tell()
+        out.write(b"\0" * ((-real) % 4096))	# virtio-blk wants whole sectors
+    os.replace(tmp, img)
+    if real < size_bytes:
+        fail("corpus %s has %d bytes, fewer than the %d MiB mapping "
+             "(use a smaller --size)" % (name, real, size_bytes // MIB))
+    return name, img
+
+
+def reference(img, algo, size_bytes):
+    exe = os.path.join(guest.WORK, "host-bin", "zref")
+    src = os.path.join(guest.HARNESS, "host", "zref.c")
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        subprocess.run(["gcc", "-O2", "-Wall", "-o", exe, src, "-lzstd",
+                        "-llz4"], check=True)
+    r = subprocess.run([exe, img, algo, str(size_bytes)], check=True,
+                       capture_output=True, text=True)
+    return json.loads(r.stdout)
+
+
+def run_round(a, kind, kernel, img, rnd):
+    label = "bench-%s-r%d" % (kind, rnd)
+    initrd = os.path.join(guest.WORK, "initramfs-bench.cpio.gz")
+    conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
+            "MTHP_KB": 0 if a.no_mthp else 16,
+            "DISKSIZE": "%dM" % (2 * a.size + 64)}
+    guest.make_initramfs(initrd, conf, a.src)
+    logfile = os.path.join(guest.WORK, "logs", label + ".log")
+    os.makedirs(os.path.dirname(logfile), exist_ok=True)
+    mem = "%dM" % max(1024, 3 * a.size + 512)
+    text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
+                                     drives=[img], mem=mem)
+    if timed_out:
+        fail("%s: the guest did not finish within %d s (console: %s)"
+             % (label, a.timeout, logfile))
+    reports = guest.kernel_reports(text)
+    if reports:
+        fail("%s: kernel reports on the console (%s):\n  %s"
+             % (label, logfile, "\n  ".join(reports[:10])))
+    rounds = [json.loads(l[len(ROUND_PREFIX):]) for l in text.splitlines()
+              if l.startswith(ROUND_PREFIX)]
+    if "ZMP_EXIT 0" not in text or len(rounds) != 1:
+        tail = "\n  ".join(text.splitlines()[-15:])
+        fail("%s: the guest run failed (console: %s):\n  %s"
+             % (label, logfile, tail))
+    r = rounds[0]
+    if r["mismatches"]:
+        fail("%s: %d bytes differ after swap-in" % (label, r["mismatches"]))
+    r["kernel"] = kind
+    r["round"] = rnd
+    return r
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def summarize(rounds):
+    s = {}
+    for key in ("swapout_ms", "swapin_ms", "swapout_stime_ms",
+                "swapin_stime_ms", "sys_ms", "pswpout", "pswpin"):
+        s[key] = mean([r[key] for r in rounds])
+    for key in MM_KEYS:
+        s[key] = mean([r["mm_stat"][key] for r in rounds])
+    for key in ("swpout", "swpout_fallback"):
+        sizes = {}
+        for r in rounds:
+            for k, v in r[key].items():
+                sizes[k] = sizes.get(k, 0) + v
+        s[key] = {k: v / len(rounds) for k, v in sizes.items() if v}
+    return s
+
+
+ROWS = (
+    ("swap-out time (ms)", "swapout_ms", "%.0f"),
+    ("swap-in time (ms)", "swapin_ms", "%.0f"),
+    ("system time, swap-out (ms)", "swapout_stime_ms", "%.0f"),
+    ("system time, swap-in (ms)", "swapin_stime_ms", "%.0f"),
+    ("guest system time, all CPUs (ms)", "sys_ms", "%.0f"),
+    ("orig_data_size (bytes)", "orig_data_size", "%.0f"),
+    ("compr_data_size (bytes)", "compr_data_size", "%.0f"),
+    ("mem_used_total (bytes)", "mem_used_total", "%.0f"),
+    ("pages_compacted", "pages_compacted", "%.0f"),
+    ("huge_pages", "huge_pages", "%.0f"),
+    ("pswpout (pages)", "pswpout", "%.0f"),
+    ("pswpin (pages)", "pswpin", "%.0f"),
+)
+
+
+def table(summary, kinds, ref, a, corpus_name):
+    lines = []
+    head = "| per round (mean of %d) |" % a.rounds + "".join(
+        " %s |" % k for k in kinds)
+    if len(kinds) == 2:
+        head += " patched/baseline |"
+    lines.append(head)
+    lines.append("|---" * (len(kinds) + 1 + (len(kinds) == 2)) + "|")
+
+    def row(title, vals, fmt):
+        line = "| %s |" % title + "".join(" " + (fmt % v) + " |" for v in vals)
+        if len(vals) == 2:
+            line += (" %.3f |" % (vals[1] / vals[0])) if vals[0] else " - |"
+        lines.append(line)
+
+    for title, key, fmt in ROWS:
+        row(title, [summary[k][key] for k in kinds], fmt)
+    orig = [summary[k]["orig_data_size"] for k in kinds]
+    row("compr_data_size / orig (%)",
+        [100.0 * summary[k]["compr_data_size"] / o if o else 0
+         for k, o in zip(kinds, orig)], "%.2f")
+    row("mem_used_total / compr_data_size (%)",
+        [100.0 * summary[k]["mem_used_total"] / summary[k]["compr_data_size"]
+         if summary[k]["compr_data_size"] else 0 for k in kinds], "%.2f")
+    for key in ("swpout", "swpout_fallback"):
+        sizes = sorted({s for k in kinds for s in summary[k][key]},
+                       key=lambda s: int(s.split("-")[1][:-2]))
+        for s in sizes:
+            row("%s %s" % (s, key), [summary[k][key].get(s, 0) for k in kinds],
+                "%.0f")
+    out = ["", "corpus %s, %d MiB, %s, %s, %d round(s) per kernel "
+           "(one boot each, alternating)"
+           % (corpus_name, a.size, a.algo,
+              "4 KiB folios only" if a.no_mthp else "16 KiB mTHP", a.rounds),
+           ""] + lines
+    out += ["", "user-space reference, same corpus bytes, %s "
+            "(stored = min(compressed, block); same-filled blocks free as in zram):"
+            % ("zstd level 3" if a.algo == "zstd" else "lz4 acceleration 1"),
+            "| block | stored bytes | stored/orig | zram-like stored bytes |",
+            "|---|---|---|---|"]
+    for b in ("4k", "16k"):
+        out.append("| %s | %d | %.2f%% | %d |"
+                   % (b.upper().replace("K", " KiB"), ref["stored_" + b],
+                      100.0 * ref["stored_" + b] / ref["bytes"],
+                      ref["stored_zram_" + b]))
+    if "baseline" in kinds and "patched" in kinds and \
+            a.baseline_kernel and a.patched_kernel and \
+            same_file(a.baseline_kernel, a.patched_kernel):
+        out.append("\nnote: the baseline and patched kernels are the same build")
+    return "\n".join(out)
+
+
+def same_file(x, y):
+    with open(x, "rb") as f, open(y, "rb") as g:
+        return f.read() == g.read()
+
+
+def plot(rounds, kinds, path, title):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("bench: matplotlib is missing, no plot", file=sys.stderr)
+        return False
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, key, name in ((axes[0], "swapout_ms", "swap-out"),
+                          (axes[1], "swapin_ms", "swap-in")):
+        for k in kinds:
+            rs = [r for r in rounds if r["kernel"] == k]
+            ax.plot([r["round"] for r in rs], [r[key] for r in rs], "o-",
+                    label=k)
+        ax.set_title(name)
+        ax.set_xlabel("round")
+        ax.set_ylabel("ms (TCG guest)")
+        ax.set_ylim(bottom=0)
+        ax.legend()
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    return True
+
+
+def main(argv):
+    a = parse_args(argv)
+    kinds = ["baseline", "patched"] if a.kernel == "both" else [a.kernel]
+    if a.validate:
+        if a.corpus and not os.access(a.corpus, os.R_OK):
+            fail("corpus %s: not a readable file" % a.corpus)
+        print(" ".join(kinds))
+        return 0
+    kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel}
+    for k in kinds:
+        if not kernels[k] or not os.path.isfile(kernels[k]):
+            fail("no %s kernel image (harness/bin/bench builds it)" % k)
+    size_bytes = a.size * MIB
+    corpus_name, img = prepare_corpus(a.corpus, size_bytes)
+    ref = reference(img, a.algo, size_bytes)
+    rounds = []
+    for rnd in range(1, a.rounds + 1):
+        for k in kinds:
+            guest.log("round %d/%d on %s" % (rnd, a.rounds, k))
+            r = run_round(a, k, kernels[k], img, rnd)
+            guest.log("  swap-out %.0f ms, swap-in %.0f ms, compr %d, used %d"
+                      % (r["swapout_ms"], r["swapin_ms"],
+                         r["mm_stat"]["compr_data_size"],
+                         r["mm_stat"]["mem_used_total"]))
+            rounds.append(r)
+    summary = {k: summarize([r for r in rounds if r["kernel"] == k])
+               for k in kinds}
+    text = table(summary, kinds, ref, a, corpus_name)
+    text = "command: %s\n%s" % (os.environ.get("ZMP_BENCH_CMD", ""), text)
+    print(text)
+    os.makedirs(a.out, exist_ok=True)
+    stem = "swap-%s-%s-%dM%s" % (corpus_name, a.algo, a.size,
+                                  "-4k" if a.no_mthp else "")
+    jpath = os.path.join(a.out, stem + ".json")
+    with open(jpath, "w") as f:
+        json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,
+                   "mthp": not a.no_mthp, "rounds_per_kernel": a.rounds,
+                   "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+                   "command": os.environ.get("ZMP_BENCH_CMD", ""),
+                   "reference": ref, "summary": summary, "rounds": rounds,
+                   "table": text}, f, indent=1)
+    ppath = os.path.join(a.out, stem + ".png")
+    print("\nJSON: %s" % jpath)
+    if plot(rounds, kinds, ppath, "%s %s %d MiB %s" % (
+            corpus_name, a.algo, a.size, "4K" if a.no_mthp else "16K mTHP")):
+        print("plot: %s" % ppath)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

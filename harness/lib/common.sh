@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared shell functions of the harness: the pinned base, the overlay of the
+# sparse tree, and out-of-tree kernel builds.  Sourced by harness/bin/*.
+
+set -euo pipefail
+
+ZMP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ZMP_HARNESS=$ZMP_ROOT/harness
+# Everything generated lives outside git, under $ZMP_WORK.
+ZMP_WORK=${ZMP_WORK:-/var/tmp/zmp}
+ZMP_JOBS=${ZMP_JOBS:-$(nproc)}
+
+BASE_PKG=linux-source-6.12
+BASE_VERSION=6.12.117-1~deb12u1
+BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASE_SHA256=585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f
+BASE_DIR=$ZMP_WORK/base/linux-source-6.12
+PRISTINE_MANIFEST=$ZMP_HARNESS/base/pristine.sha256
+
+# Top-level paths of the repository that are not kernel files.
+NON_KERNEL_RE='^(harness/|README\.md$|\.ci/|\.gitignore$)'
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Debian packages the harness needs on the host.
+HOST_PKGS="$BASE_PKG=$BASE_VERSION build-essential flex bison bc cpio kmod
+	libelf-dev libssl-dev ccache qemu-system-x86 busybox-static xz-utils
+	zstd libzstd-dev liblz4-dev python3 python3-matplotlib rsync git"
+
+install_host_deps() {
+	local missing=() p name want
+	for p in $HOST_PKGS; do
+		name=${p%%=*}
+		want=${p#*=}
+		[ "$want" = "$p" ] && want=
+		if [ -n "$want" ]; then
+			[ "$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null)" = "$want" ] ||
+				missing+=("$p")
+		else
+			dpkg-query -W -f='${Status}' "$name" 2>/dev/null |
+				grep -q 'ok installed' || missing+=("$p")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing host packages: ${missing[*]}"
+	[ "$(id -u)" -eq 0 ] || die "need root to apt-get install ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	apt-get install -y -qq --no-install-recommends --allow-downgrades \
+		"${missing[@]}" >/dev/null || die "apt-get install failed: ${missing[*]}"
+}
+
+# Unpack the pinned base once, after checking the tarball.
+prepare_base() {
+	install_host_deps
+	local have
+	have=$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || true)
+	[ "$have" = "$BASE_VERSION" ] ||
+		die "$BASE_PKG is at '$have', the project is pinned to $BASE_VERSION"
+	[ -f "$BASE_DIR/.zmp-unpacked" ] && return 0
+	log "checking $BASE_TARBALL"
+	echo "$BASE_SHA256  $BASE_TARBALL" | sha256sum -c --quiet - ||
+		die "$BASE_TARBALL does not match the pinned sha256 $BASE_SHA256"
+	log "unpacking the base into $BASE_DIR"
+	rm -rf "$ZMP_WORK/base"
+	mkdir -p "$ZMP_WORK/base"
+	tar -xf "$BASE_TARBALL" -C "$ZMP_WORK/base"
+	# Builds use O= only: one in-tree build would make every O= build refuse.
+	touch "$BASE_DIR/.zmp-unpacked"
+}
+
+# The kernel files of the sparse tree, one path a line.
+overlay_files() {
+	git -C "$ZMP_ROOT" ls-files --cached --others --exclude-standard |
+		grep -Ev "$NON_KERNEL_RE" | sort
+}
+
+# Each overlaid file must be recorded with the sha256 of its pristine
+# version ("new" for files the base does not have) and the base must still
+# match, so that a different base can never silently lose upstream fixes.
+check_overlay_against_base() {
+	local f want got bad=0
+	while read -r f; do
+		want=$(awk -v f="$f" '$2 == f { print $1 }' "$PRISTINE_MANIFEST")
+		if [ -z "$want" ]; then
+			echo "error: $f is not recorded in ${PRISTINE_MANIFEST#"$ZMP_ROOT"/}" \
+				"(run harness/bin/pin-base)" >&2
+			bad=1
+		elif [ "$want" = new ]; then
+			if [ -e "$BASE_DIR/$f" ]; then
+				echo "error: $f is recorded as new, but the base has it" >&2
+				bad=1
+			fi
+		else
+			got=$(sha256sum "$BASE_DIR/$f" 2>/dev/null | cut -d' ' -f1)
+			if [ "$got" != "$want" ]; then
+				echo "error: base file $f has sha256 ${got:-<missing>}," \
+					"the overlay was made against $want" >&2
+				bad=1
+			fi
+		fi
+	done < <(overlay_files)
+	[ $bad -eq 0 ] || die "the base does not match the sparse tree; refusing to prepare it"
+}
+
+# prepare_tree baseline|patched: prints the source directory.
+prepare_tree() {
+	local kind=$1 dst
+	prepare_base
+	if [ "$kind" = baseline ]; then
+		echo "$BASE_DIR"
+		return 0
+	fi
+	check_overlay_against_base
+	dst=$ZMP_WORK/src/patched
+	mkdir -p "$dst"
+	local excl
+	excl=$(mktemp)
+	overlay_files | sed 's|^|/|' > "$excl"
+	rsync -a --delete --exclude-from="$excl" "$BASE_DIR/" "$dst/"
+	chmod -R u+w "$dst"
+	rm -f "$excl"
+	local f
+	while read -r f; do
+		mkdir -p "$dst/$(dirname "$f")"
+		cmp -s "$ZMP_ROOT/$f" "$dst/$f" || cp "$ZMP_ROOT/$f" "$dst/$f"
+	done < <(overlay_files)
+	echo "$dst"
+}
+
+# make_kernel SRC BUILD_DIR TARGET...: an out-of-tree build with ccache.
+make_kernel() {
+	local src=$1 out=$2
+	shift 2
+	mkdir -p "$out"
+	make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"$ZMP_JOBS" "$@"
+}
+
+# build_guest baseline|patched [debug]: builds bzImage, prints its path.
+build_guest() {
+	local kind=$1 variant=${2:-guest} src out frags
+	src=$(prepare_tree "$kind")
+	out=$ZMP_WORK/build/$kind-$variant
+	frags="$ZMP_HARNESS/configs/guest.config"
+	[ "$variant" = debug ] && frags="$frags $ZMP_HARNESS/configs/debug.config"
+	[ "$variant" = guest ] || [ "$variant" = debug ] || die "unknown variant $variant"
+	mkdir -p "$out"
+	# shellcheck disable=SC2086
+	cat $frags > "$out/.zmp-fragments.new"
+	if ! cmp -s "$out/.zmp-fragments.new" "$out/.zmp-fragments" || [ ! -f "$out/.config" ]; then
+		log "configuring $kind-$variant"
+		make_kernel "$src" "$out" tinyconfig >/dev/null
+		# shellcheck disable=SC2086
+		(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+			"$out/.config" $frags >/dev/null)
+		make_kernel "$src" "$out" olddefconfig >/dev/null
+		check_config "$out/.config" $frags
+		mv "$out/.zmp-fragments.new" "$out/.zmp-fragments"
+	fi
+	log "building $kind-$variant kernel in $out"
+	make_kernel "$src" "$out" bzImage >&2 || die "kernel build failed: $kind-$variant"
+	echo "$out/arch/x86/boot/bzImage"
+}
+
+# Every =y/=m line of the fragments must survive olddefconfig.
+check_config() {
+	local cfg=$1 line bad=0
+	shift
+	while read -r line; do
+		grep -qx "$line" "$cfg" || { echo "config: '$line' did not stick" >&2; bad=1; }
+	done < <(cat "$@" | grep -E '^CONFIG_[A-Z0-9_]+=' )
+	[ $bad -eq 0 ] || die "config fragments do not apply cleanly ($cfg)"
+}

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Boot a kernel under qemu with the project's initramfs and read what it says.
+
+The guest prints one KTAP document (MODE=test) or benchmark lines
+(MODE=bench) on its serial console and powers off.  The host fails a run on
+any `not ok`, on a missing result, on a kernel report (BUG, WARNING, KASAN,
+lockdep, Oops, panic) and on a guest that does not power off in time.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HARNESS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(HARNESS)
+WORK = os.environ.get("ZMP_WORK", "/var/tmp/zmp")
+SELFTESTS_SRC = None  # set by callers that install kselftests
+
+# Console lines that mean the kernel found a bug, whatever the tests said.
+REPORT_RE = re.compile(
+    r"(BUG: |WARNING: |KASAN: |UBSAN: |KFENCE: |general protection fault|"
+    r"Oops: |Kernel panic|kernel BUG at|possible circular locking|"
+    r"possible recursive locking|inconsistent lock state|"
+    r"suspicious RCU usage|INFO: task .* blocked|watchdog: BUG|"
+    r"list_add corruption|list_del corruption|Bad page state|"
+    r"page dumped because|Call Trace:)")
+
+KTAP_TOP_RE = re.compile(r"^(not ok|ok) (\d+) (\S+)(.*)$")
+PLAN_RE = re.compile(r"^1\.\.(\d+)$")
+
+
+def log(msg):
+    print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr,
+          flush=True)
+
+
+def compile_guest_programs(outdir):
+    """Statically link the guest programs (harness/guest/*.c)."""
+    os.makedirs(outdir, exist_ok=True)
+    src = os.path.join(HARNESS, "guest")
+    for name in sorted(os.listdir(src)):
+        if not name.endswith(".c"):
+            continue
+        exe = os.path.join(outdir, name[:-2])
+        cfile = os.path.join(src, name)
+        if os.path.exists(exe) and os.path.getmtime(exe) > os.path.getmtime(cfile):
+            continue
+        subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-static", "-o",
+                        exe, cfile], check=True)
+    return outdir
+
+
+def install_kselftests(src_tree, dest):
+    """Install tools/testing/selftests/zram of SRC_TREE into DEST."""
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    os.makedirs(dest)
+    sel = os.path.join(src_tree, "tools/testing/selftests")
+    shutil.copytree(os.path.join(sel, "zram"), os.path.join(dest, "zram"))
+    shutil.copytree(os.path.join(sel, "kselftest"),
+                    os.path.join(dest, "kselftest"))
+
+
+def make_initramfs(path, conf, src_tree):
+    """Write a gzip'd newc cpio: busybox, guest programs, tests, kselftests."""
+    root = tempfile.mkdtemp(prefix="zmp-initramfs-", dir=WORK)
+    try:
+        for d in ("bin", "zmp/bin", "zmp/tests", "proc", "sys", "dev", "tmp"):
+            os.makedirs(os.path.join(root, d), exist_ok=True)
+        shutil.copy("/bin/busybox", os.path.join(root, "bin/busybox"))
+        for applet in ("sh",):
+            os.symlink("busybox", os.path.join(root, "bin", applet))
+        g = os.path.join(HARNESS, "guest")
+        shutil.copy(os.path.join(g, "init"), os.path.join(root, "init"))
+        shutil.copy(os.path.join(g, "lib.sh"), os.path.join(root, "zmp/lib.sh"))
+        shutil.copy(os.path.join(g, "bench.sh"), os.path.join(root, "zmp/bench.sh"))
+        for t in os.listdir(os.path.join(g, "tests")):
+            shutil.copy(os.path.join(g, "tests", t),
+                        os.path.join(root, "zmp/tests", t))
+        progs = compile_guest_programs(os.path.join(WORK, "guest-bin"))
+        for p in os.listdir(progs):
+            shutil.copy(os.path.join(progs, p), os.path.join(root, "zmp/bin", p))
+        install_kselftests(src_tree, os.path.join(root, "kselftest"))
+        with open(os.path.join(root, "zmp/run.conf"), "w") as f:
+            for k, v in conf.items():
+                f.write("%s='%s'\n" % (k, v))
+        subprocess.run("find . | cpio -o -H newc --quiet | gzip -1 > '%s'" % path,
+                       shell=True, cwd=root, check=True)
+    finally:
+        shutil.rmtree(root)
+
+
+def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
+             append=""):
+    """Boot; returns (console text, timed_out)."""
+    cmd = ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max",
+           "-m", mem, "-smp", str(smp), "-nographic", "-no-reboot",
+           "-kernel", kernel, "-initrd", initrd,
+           "-append", "console=ttyS0 loglevel=5 panic=-1 oops=panic "
+                      "panic_on_warn=0 " + append]
+    if os.access("/dev/kvm", os.R_OK | os.W_OK) and os.environ.get("ZMP_KVM") == "1":
+        cmd += ["-accel", "kvm"]
+    else:
+        cmd += ["-accel", "tcg"]
+    for d in drives:
+        cmd += ["-drive", "file=%s,format=raw,if=virtio,readonly=on" % d]
+    timed_out = False
+    with open(logfile, "wb") as out:
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out,
+                             stderr=subprocess.STDOUT)
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            p.kill()
+            p.wait()
+    with open(logfile, "rb") as f:
+        text = f.read().decode("utf-8", "replace").replace("\r", "")
+    return text, timed_out
+
+
+def kernel_reports(text):
+    return [l for l in text.splitlines() if REPORT_RE.search(l)]
+
+
+def parse_ktap(text, expected):
+    """Top-level KTAP results as a list of (name, ok, line)."""
+    results, plan = [], None
+    in_doc = False
+    for line in text.splitlines():
+        if line == "TAP version 13":
+            in_doc = True
+            continue
+        if not in_doc:
+            continue
+        m = PLAN_RE.match(line)
+        if m and plan is None:
+            plan = int(m.group(1))
+            continue
+        m = KTAP_TOP_RE.match(line)
+        if m:
+            results.append((m.group(3), m.group(1) == "ok", line))
+    seen = {r[0] for r in results}
+    for name in expected:
+        if name not in seen:
+            results.append((name, False, "not ok - %s: no result (guest died?)" % name))
+    return results
