@@ -6,7 +6,8 @@
  * acceleration 1) and prints, per block size, the stored bytes:
  *   stored       sum of min(compressed, block) over all blocks
  *   stored_zram  the same, but same-filled blocks cost 0 bytes as in zram
- * as one JSON object.
+ * as one JSON object.  With a fourth argument "sizes", prints instead the
+ * compressed size of every 16 KiB block, one a line (0: same-filled).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +36,11 @@ int main(int argc, char **argv)
 	ZSTD_CCtx *cctx;
 	FILE *f;
 
-	if (argc != 4 || (strcmp(argv[2], "zstd") && strcmp(argv[2], "lz4"))) {
-		fprintf(stderr, "usage: zref CORPUS zstd|lz4 BYTES\n");
+	int list = argc == 5 && !strcmp(argv[4], "sizes");
+
+	if ((argc != 4 && !list) ||
+	    (strcmp(argv[2], "zstd") && strcmp(argv[2], "lz4"))) {
+		fprintf(stderr, "usage: zref CORPUS zstd|lz4 BYTES [sizes]\n");
 		return 2;
 	}
 	algo = argv[2];
@@ -74,6 +78,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "zref: compression failed\n");
 				return 2;
 			}
+			if (list && bs == 16384)
+				printf("%zu\n", same_filled(buf + off, bs) ? 0 : c);
 			if (c > bs)
 				c = bs;
 			stored[b] += c;
@@ -81,6 +87,8 @@ int main(int argc, char **argv)
 				stored_zram[b] += c;
 		}
 	}
+	if (list)
+		return 0;
 	printf("{\"algo\": \"%s\", \"bytes\": %zu", algo, size);
 	for (i = 0; i < 2; i++)
 		printf(", \"stored_%zuk\": %llu, \"stored_zram_%zuk\": %llu",

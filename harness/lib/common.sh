@@ -104,30 +104,34 @@ check_overlay_against_base() {
 	[ $bad -eq 0 ] || die "the base does not match the sparse tree; refusing to prepare it"
 }
 
-# prepare_tree baseline|patched: prints the source directory.
+# A tree is $ZMP_WORK/t/KIND/src with its builds beside it in
+# $ZMP_WORK/t/KIND/{guest,debug,uml}: the same relative paths in every tree,
+# so that ccache (CCACHE_BASEDIR) shares objects between baseline and patched.
+tree_dir() { echo "$ZMP_WORK/t/$1"; }
+
+# prepare_tree baseline|patched: the base (plus the sparse tree for
+# "patched"), synced into its own directory; prints the source directory.
 prepare_tree() {
-	local kind=$1 dst
+	local kind=$1 dst excl f
+	case $kind in baseline|patched) ;; *) die "unknown tree $kind" ;; esac
 	prepare_base
-	if [ "$kind" = baseline ]; then
-		echo "$BASE_DIR"
-		return 0
-	fi
-	check_overlay_against_base
-	dst=$ZMP_WORK/src/patched
+	[ "$kind" = patched ] && check_overlay_against_base
+	dst=$(tree_dir "$kind")/src
 	mkdir -p "$dst"
-	local excl
 	excl=$(mktemp)
-	overlay_files | sed 's|^|/|' > "$excl"
+	[ "$kind" = patched ] && overlay_files | sed 's|^|/|' > "$excl"
 	rsync -a --delete --exclude-from="$excl" "$BASE_DIR/" "$dst/"
-	chmod -R u+w "$dst"
 	rm -f "$excl"
-	local f
-	while read -r f; do
-		mkdir -p "$dst/$(dirname "$f")"
-		cmp -s "$ZMP_ROOT/$f" "$dst/$f" || cp "$ZMP_ROOT/$f" "$dst/$f"
-	done < <(overlay_files)
+	if [ "$kind" = patched ]; then
+		while read -r f; do
+			mkdir -p "$dst/$(dirname "$f")"
+			cmp -s "$ZMP_ROOT/$f" "$dst/$f" || cp "$ZMP_ROOT/$f" "$dst/$f"
+		done < <(overlay_files)
+	fi
 	echo "$dst"
 }
+
+export CCACHE_BASEDIR=$ZMP_WORK CCACHE_NOHASHDIR=1
 
 # make_kernel SRC BUILD_DIR TARGET...: an out-of-tree build with ccache.
 make_kernel() {
@@ -142,7 +146,7 @@ make_kernel() {
 build_guest() {
 	local kind=$1 variant=${2:-guest} src out frags
 	src=$(prepare_tree "$kind")
-	out=$ZMP_WORK/build/$kind-$variant
+	out=$(tree_dir "$kind")/$variant
 	frags="$ZMP_HARNESS/configs/guest.config"
 	[ "$variant" = debug ] && frags="$frags $ZMP_HARNESS/configs/debug.config"
 	[ "$variant" = guest ] || [ "$variant" = debug ] || die "unknown variant $variant"

@@ -4,7 +4,7 @@
 # tree with ccache.  Ends with "N passed, N failed" (test cases).
 set -uo pipefail
 src=$1
-out=${ZMP_WORK:-/var/tmp/zmp}/build/kunit-uml
+out=$(dirname "$src")/uml
 cd "$src" || exit 1
 ./tools/testing/kunit/kunit.py run --kunitconfig=mm/.kunitconfig \
 	--build_dir="$out" --jobs="${ZMP_JOBS:-$(nproc)}" --timeout=600 \
