@@ -18,9 +18,11 @@
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/math.h>
+#include <linux/migrate.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -77,26 +79,42 @@ struct zs_test_set {
 	unsigned int nr;
 };
 
-/* Largest object zs_malloc() accepts: ZS_MAX_ALLOC_SIZE, i.e. PAGE_SIZE */
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
+#define ZS_TEST_MULTI_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#else
+#define ZS_TEST_MULTI_ORDER	0
+#endif
+
+/* Largest object zs_malloc() accepts */
 static size_t zs_test_max_size(struct zs_pool *pool)
 {
-	return PAGE_SIZE;
+	return zs_max_alloc_size(pool);
+}
+
+/* Longest zspage chain for objects of @class_size */
+static unsigned int zs_test_max_chain(size_t class_size)
+{
+	if (class_size > PAGE_SIZE)
+		return CONFIG_ZSMALLOC_CHAIN_SIZE << ZS_TEST_MULTI_ORDER;
+	return CONFIG_ZSMALLOC_CHAIN_SIZE;
 }
 
 /*
  * Mirror of calculate_zspage_chain_size() in mm/zsmalloc.c: a zspage is made
- * of the number of pages, at most CONFIG_ZSMALLOC_CHAIN_SIZE, that leaves the
- * smallest unused tail for @class_size; power of two sizes use one page.
+ * of the number of pages, at most zs_test_max_chain(), that leaves the
+ * smallest unused tail for @class_size; power of two sizes up to a page use
+ * one page.
  */
 static unsigned int zs_test_pages_per_zspage(size_t class_size)
 {
 	unsigned int i, best = 1;
 	size_t waste, min_waste = SIZE_MAX;
 
-	if (is_power_of_2(class_size))
+	if (is_power_of_2(class_size) && class_size <= PAGE_SIZE)
 		return 1;
 
-	for (i = 1; i <= CONFIG_ZSMALLOC_CHAIN_SIZE; i++) {
+	for (i = DIV_ROUND_UP(class_size, PAGE_SIZE);
+	     i <= zs_test_max_chain(class_size); i++) {
 		waste = (i * PAGE_SIZE) % class_size;
 		if (waste < min_waste) {
 			min_waste = waste;
@@ -375,7 +393,8 @@ static int zs_test_init_classes(struct kunit *test, struct zs_test_ctx *ctx)
 	}
 
 	for (c = ctx->classes; c < ctx->classes + nr; c++) {
-		c->huge = c->first >= ctx->huge;
+		/* base huge classes: one page, no inline handle */
+		c->huge = c->first >= ctx->huge && c->last <= PAGE_SIZE;
 		c->size = c->huge ? c->last : c->last + ZS_TEST_HANDLE_SIZE;
 		c->pages_per_zspage = zs_test_pages_per_zspage(c->size);
 		c->objs_per_zspage = c->pages_per_zspage * PAGE_SIZE / c->size;
@@ -415,6 +434,37 @@ static int zs_test_init(struct kunit *test)
 }
 
 /*
+ * Multi-page classes follow the base huge class up to the block size less
+ * the inline handle; the multi-page huge threshold is where the top class,
+ * which costs a whole block per object, begins.
+ */
+static void zs_test_multi_layout(struct kunit *test, struct zs_test_ctx *ctx)
+{
+	size_t block = PAGE_SIZE << ZS_TEST_MULTI_ORDER;
+	size_t multi_huge = zs_multi_pages_huge_class_size(ctx->pool);
+	const struct zs_test_class *top, *below;
+
+	if (!ZS_TEST_MULTI_ORDER) {
+		KUNIT_EXPECT_EQ(test, ctx->max, PAGE_SIZE);
+		KUNIT_EXPECT_EQ(test, multi_huge, 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, ctx->max, block - ZS_TEST_HANDLE_SIZE);
+	top = &ctx->classes[ctx->nr_classes - 1];
+	KUNIT_EXPECT_EQ(test, top->size, block);
+	KUNIT_EXPECT_EQ(test, top->pages_per_zspage, 1 << ZS_TEST_MULTI_ORDER);
+	KUNIT_EXPECT_EQ(test, top->objs_per_zspage, 1);
+	KUNIT_ASSERT_GT(test, multi_huge, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, top->first, multi_huge);
+	below = top - 1;
+	KUNIT_EXPECT_GT(test, below->first, PAGE_SIZE);
+	KUNIT_EXPECT_GT(test, below->objs_per_zspage, 1);
+	/* the first multi-page class starts right after the base huge class */
+	KUNIT_EXPECT_EQ(test, zs_test_class_of(ctx, PAGE_SIZE + 1)->first,
+			PAGE_SIZE + 1);
+}
+
+/*
  * The class table discovered through the API must be contiguous, end with
  * the huge class at zs_huge_class_size() and agree with the chain size
  * model: adjacent classes differ in their zspage layout, as zsmalloc merges
@@ -434,22 +484,23 @@ static void zs_test_class_layout(struct kunit *test)
 	KUNIT_ASSERT_LE(test, ctx->huge, ctx->max);
 	huge = zs_test_class_of(ctx, ctx->huge);
 	KUNIT_EXPECT_EQ(test, huge->first, ctx->huge);
-	KUNIT_EXPECT_PTR_EQ(test, huge, &ctx->classes[ctx->nr_classes - 1]);
+	KUNIT_EXPECT_EQ(test, huge->last, PAGE_SIZE);
 	KUNIT_EXPECT_NE(test, zs_lookup_class_index(ctx->pool, ctx->huge - 1),
 			zs_lookup_class_index(ctx->pool, ctx->huge));
 	KUNIT_EXPECT_EQ(test, zs_lookup_class_index(ctx->pool, ctx->huge),
-			zs_lookup_class_index(ctx->pool, ctx->max));
+			zs_lookup_class_index(ctx->pool, PAGE_SIZE));
 	KUNIT_EXPECT_EQ(test, huge->pages_per_zspage, 1);
 	KUNIT_EXPECT_EQ(test, huge->objs_per_zspage, 1);
 
 	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++) {
 		KUNIT_EXPECT_LE(test, c->first, c->last);
 		KUNIT_EXPECT_LE(test, c->pages_per_zspage,
-				CONFIG_ZSMALLOC_CHAIN_SIZE);
-		if (!c->huge) {
+				zs_test_max_chain(c->size));
+		if (!c->huge)
 			KUNIT_EXPECT_EQ(test, c->size % ZS_TEST_ALIGN, 0);
+		/* multi-page classes may hold one object, as 8 KiB does */
+		if (!c->huge && c->last <= PAGE_SIZE)
 			KUNIT_EXPECT_GT(test, c->objs_per_zspage, 1);
-		}
 		if (!prev) {
 			prev = c;
 			continue;
@@ -473,8 +524,11 @@ static void zs_test_class_layout(struct kunit *test)
 	KUNIT_EXPECT_GT(test, c->pages_per_zspage, 1);
 	KUNIT_EXPECT_GT(test, c->objs_per_zspage, 1);
 
-	kunit_info(test, "%u size classes, huge class size %zu, max size %zu\n",
-		   ctx->nr_classes, ctx->huge, ctx->max);
+	zs_test_multi_layout(test, ctx);
+
+	kunit_info(test, "%u size classes, huge class size %zu, max size %zu, multi-page huge class size %zu\n",
+		   ctx->nr_classes, ctx->huge, ctx->max,
+		   zs_multi_pages_huge_class_size(ctx->pool));
 }
 
 /*
@@ -723,9 +777,12 @@ static void zs_test_compact_sizes(struct kunit *test, const size_t *sizes,
 static void zs_test_compaction(struct kunit *test)
 {
 	struct zs_test_ctx *ctx = test->priv;
+	size_t multi_huge = zs_multi_pages_huge_class_size(ctx->pool);
 	const size_t points[] = {
-		1, ctx->max / 16, ctx->max / 5, ctx->max / 3, ctx->max / 2,
-		2 * ctx->max / 3, ctx->huge - 1,
+		1, ctx->max / 16, ctx->huge - 1, ctx->max / 5, ctx->max / 3,
+		ctx->max / 2, 2 * ctx->max / 3,
+		/* the largest multi-page class with several objects a zspage */
+		multi_huge ? multi_huge - 1 : 1,
 	};
 	size_t sizes[ARRAY_SIZE(points)];
 	const struct zs_test_class *c;
@@ -734,10 +791,14 @@ static void zs_test_compaction(struct kunit *test)
 	/* the largest non-huge class must be part of the set */
 	KUNIT_ASSERT_FALSE(test, zs_test_class_of(ctx, ctx->huge - 1)->huge);
 
-	/* one size per class, huge classes have nothing to compact */
+	/*
+	 * One size per class; classes with one object a zspage (huge ones,
+	 * the top multi-page class) have nothing to compact.
+	 */
 	for (i = 0; i < ARRAY_SIZE(points); i++) {
 		c = zs_test_class_of(ctx, points[i]);
-		if (c->huge || (n && zs_test_class_of(ctx, sizes[n - 1]) == c))
+		if (c->objs_per_zspage == 1 ||
+		    (n && zs_test_class_of(ctx, sizes[n - 1]) == c))
 			continue;
 		sizes[n++] = points[i];
 	}
@@ -792,7 +853,8 @@ static void zs_test_accounting(struct kunit *test)
 	struct zs_test_ctx *ctx = test->priv;
 	const struct zs_test_class *c, *longest = ctx->classes;
 	const size_t sizes[] = {
-		1, ctx->max / 3, ctx->huge - 1, ctx->huge, ctx->max,
+		1, ctx->max / 3, ctx->huge - 1, ctx->huge, PAGE_SIZE,
+		min_t(size_t, PAGE_SIZE + 1, ctx->max), ctx->max,
 	};
 	unsigned int i;
 
@@ -812,12 +874,112 @@ static void zs_test_accounting(struct kunit *test)
 		zs_test_account_size(test, c->last, c->objs_per_zspage + 1);
 }
 
+#ifdef CONFIG_COMPACTION
+/*
+ * Move @page to a new page through its movable operations, the way
+ * migrate_pages() moves a non-LRU movable page: isolate it under the page
+ * lock, migrate it into a locked new page, and drop the old page.
+ */
+static int zs_test_migrate_page(struct page *page)
+{
+	const struct movable_operations *mops;
+	struct page *newpage;
+	int rc = -EBUSY;
+
+	newpage = alloc_page(GFP_KERNEL);
+	if (!newpage)
+		return -ENOMEM;
+	get_page(page);
+	lock_page(page);
+	if (!__PageMovable(page) || PageIsolated(page))
+		goto out;
+	mops = page_movable_ops(page);
+	if (!mops->isolate_page(page, ISOLATE_UNEVICTABLE))
+		goto out;
+	SetPageIsolated(page);
+
+	lock_page(newpage);
+	rc = mops->migrate_page(newpage, page, MIGRATE_SYNC);
+	unlock_page(newpage);
+	if (rc != MIGRATEPAGE_SUCCESS)
+		mops->putback_page(page);
+	ClearPageIsolated(page);
+out:
+	unlock_page(page);
+	put_page(page);
+	put_page(newpage);	/* zsmalloc holds its own reference */
+	return rc;
+}
+
+/*
+ * Migrate every page of a few zspages of several classes, base and
+ * multi-page, one page at a time: each move must succeed, the object's
+ * page must change, and every object, including those that span the page
+ * moved, must keep its contents. The pool's page count does not change.
+ */
+static void zs_test_migration(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const size_t sizes[] = {
+		100, ctx->huge - 1, PAGE_SIZE,
+		min_t(size_t, PAGE_SIZE + 1, ctx->max), ctx->max / 3,
+		ctx->max / 2 + 8, ctx->max,
+	};
+	struct page *pages[8], *moved[8];
+	unsigned int i, j, from = 0, nr = 0;
+	unsigned long total, migrated = 0;
+	struct zs_test_set *set;
+	int n, k;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		nr += 2 * zs_test_class_of(ctx, sizes[i])->objs_per_zspage + 1;
+	set = zs_test_set_create(test, nr);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		j = 2 * zs_test_class_of(ctx, sizes[i])->objs_per_zspage + 1;
+		zs_test_alloc_range(test, set, from, j, sizes[i]);
+		from += j;
+	}
+	total = zs_get_total_pages(ctx->pool);
+
+	for (i = 0; i < set->nr; i++) {
+		n = zs_test_object_pages(ctx->pool, set->objs[i].handle, pages,
+					 ARRAY_SIZE(pages));
+		KUNIT_ASSERT_GE(test, n, 1);
+		KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(pages));
+		/* an object may start late in a page and end early in one */
+		KUNIT_EXPECT_GE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE));
+		KUNIT_EXPECT_LE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE) + 2);
+		for (k = 0; k < n; k++) {
+			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[k]),
+					MIGRATEPAGE_SUCCESS);
+			migrated++;
+		}
+		KUNIT_ASSERT_EQ(test, zs_test_object_pages(ctx->pool,
+				set->objs[i].handle, moved, ARRAY_SIZE(moved)), n);
+		for (k = 0; k < n; k++)
+			KUNIT_EXPECT_PTR_NE(test, moved[k], pages[k]);
+		zs_test_obj_verify(test, ctx->pool, &set->objs[i]);
+	}
+	zs_test_verify_all(test, set);
+	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), total);
+	kunit_info(test, "%lu page migrations over %u objects\n", migrated,
+		   set->nr);
+	zs_test_set_destroy(test, set);
+}
+#else
+static void zs_test_migration(struct kunit *test)
+{
+	kunit_skip(test, "zsmalloc pages are movable only with CONFIG_COMPACTION");
+}
+#endif
+
 static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_class_layout),
 	KUNIT_CASE(zs_test_roundtrip),
 	KUNIT_CASE(zs_test_churn),
 	KUNIT_CASE(zs_test_compaction),
 	KUNIT_CASE(zs_test_accounting),
+	KUNIT_CASE(zs_test_migration),
 	{}
 };
 
@@ -830,4 +992,5 @@ static struct kunit_suite zs_test_suite = {
 kunit_test_suite(zs_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for zsmalloc");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

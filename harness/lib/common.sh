@@ -3,6 +3,7 @@
 # sparse tree, and out-of-tree kernel builds.  Sourced by harness/bin/*.
 
 set -euo pipefail
+shopt -s inherit_errexit
 
 ZMP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ZMP_HARNESS=$ZMP_ROOT/harness
