@@ -67,10 +67,12 @@ class Layout:
 
     def huge_threshold(self):
         """Smallest object (without handle) stored as a whole block."""
-        top = self.classes[-1][1]
+        top, prev = self.classes[-1][1], None
         for nominal, cls in self.classes:
             if cls is top:
-                return nominal - HANDLE + 1
+                # anything over the class below, once its handle is added
+                return prev - (HANDLE - 1)
+            prev = nominal
         return self.max_size
 
     def store(self, blocks):

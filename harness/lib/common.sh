@@ -150,6 +150,9 @@ build_guest() {
 	out=$(tree_dir "$kind")/$variant
 	frags="$ZMP_HARNESS/configs/guest.config"
 	[ "$variant" = debug ] && frags="$frags $ZMP_HARNESS/configs/debug.config"
+	[ "$kind" = patched ] && frags="$frags $ZMP_HARNESS/configs/patched.config"
+	[ "$kind-$variant" = patched-debug ] &&
+		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
 	[ "$variant" = guest ] || [ "$variant" = debug ] || die "unknown variant $variant"
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
@@ -177,4 +180,21 @@ check_config() {
 		grep -qx "$line" "$cfg" || { echo "config: '$line' did not stick" >&2; bad=1; }
 	done < <(cat "$@" | grep -E '^CONFIG_[A-Z0-9_]+=' )
 	[ $bad -eq 0 ] || die "config fragments do not apply cleanly ($cfg)"
+}
+
+# run_host_py SCRIPT ARGS...: a host-side experiment (lib/bench.py,
+# lib/frag.py) on the kernels it names: SCRIPT --validate prints them after
+# checking ARGS; they are built, then SCRIPT runs on them.
+run_host_py() {
+	local script=$ZMP_HARNESS/lib/$1 kinds k img args=() src
+	shift
+	install_host_deps
+	kinds=$(/usr/bin/python3 "$script" --validate "$@") || exit $?
+	[ -n "$kinds" ] || exit 0	# --help
+	for k in $kinds; do
+		img=$(build_guest "$k" guest)
+		args+=("--$k-kernel" "$img")
+	done
+	src=$(prepare_tree patched)
+	exec /usr/bin/python3 "$script" "${args[@]}" --src "$src" "$@"
 }

@@ -77,7 +77,8 @@ def make_initramfs(path, conf, src_tree):
         g = os.path.join(HARNESS, "guest")
         shutil.copy(os.path.join(g, "init"), os.path.join(root, "init"))
         shutil.copy(os.path.join(g, "lib.sh"), os.path.join(root, "zmp/lib.sh"))
-        shutil.copy(os.path.join(g, "bench.sh"), os.path.join(root, "zmp/bench.sh"))
+        for sh in ("bench.sh", "frag.sh"):
+            shutil.copy(os.path.join(g, sh), os.path.join(root, "zmp", sh))
         for t in os.listdir(os.path.join(g, "tests")):
             shutil.copy(os.path.join(g, "tests", t),
                         os.path.join(root, "zmp/tests", t))
@@ -125,6 +126,18 @@ def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
 
 def kernel_reports(text):
     return [l for l in text.splitlines() if REPORT_RE.search(l)]
+
+
+def kunit_results(text):
+    """Top-level results of KUnit suites built into the kernel, which run
+    and print before /init starts: a list of (name, ok, line)."""
+    results = []
+    for line in text.split("ZMP_BOOTED")[0].splitlines():
+        line = re.sub(r"^\[\s*[0-9.]+\] ", "", line)
+        m = KTAP_TOP_RE.match(line)
+        if m:
+            results.append(("kunit:" + m.group(3), m.group(1) == "ok", line))
+    return results
 
 
 def parse_ktap(text, expected):

@@ -27,6 +27,8 @@ def main():
     ap.add_argument("--label", required=True)
     ap.add_argument("--timeout", type=int, default=1500)
     ap.add_argument("--mem", default="1G")
+    ap.add_argument("--kunit", action="append", default=[], metavar="SUITE",
+                    help="a KUnit suite built into the kernel that must pass")
     ap.add_argument("tests", nargs="+")
     a = ap.parse_args()
 
@@ -43,7 +45,12 @@ def main():
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
                                      drives=[a.corpus], mem=a.mem)
     passed = failed = 0
-    for name, ok, line in guest.parse_ktap(text, a.tests):
+    results = guest.kunit_results(text)
+    seen = {r[0] for r in results}
+    results += [("kunit:" + k, False, "no result") for k in a.kunit
+                if "kunit:" + k not in seen]
+    results += guest.parse_ktap(text, a.tests)
+    for name, ok, line in results:
         print("%s %s: %s" % ("ok  " if ok else "FAIL", a.label, name))
         if ok:
             passed += 1

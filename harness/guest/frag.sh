@@ -1,0 +1,11 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of harness/bin/frag: a zram block device, fragmented by
+# discards in steps, then compacted.
+. /zmp/lib.sh
+echo 1 > /sys/block/zram0/reset
+echo "$ALGO" > /sys/block/zram0/comp_algorithm || { echo "ZMP_ERROR algorithm"; exit 1; }
+echo "$DISKSIZE" > /sys/block/zram0/disksize || { echo "ZMP_ERROR disksize"; exit 1; }
+fragbench --dev zram0 --corpus /dev/vda --size "$SIZE" --steps "$STEPS"
+echo "ZMP_EXIT $?"
+echo 1 > /sys/block/zram0/reset

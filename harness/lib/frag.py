@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Fragmentation experiment, host side (called by harness/bin/frag).
+
+The shape of the merged-size-class experiment (fill, delete in steps:
+orig / compr / used / overhead per step) and of the compaction one (pages
+freed by compaction when nearly empty), on a zram block device written
+4 KiB at a time, for the baseline and the patched kernel in turn.  Until
+zram writes multi-page blocks, both use base classes only and must agree
+to the byte: the command fails if they do not.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402
+import guest  # noqa: E402
+
+PREFIX = "ZMP_FRAG "
+
+
+def run(a, kind, kernel, img):
+    initrd = os.path.join(guest.WORK, "initramfs-frag.cpio.gz")
+    guest.make_initramfs(initrd, {"MODE": "frag", "ALGO": a.algo,
+                                  "SIZE": a.size, "STEPS": a.steps,
+                                  "DISKSIZE": "%dM" % (2 * a.size)}, a.src)
+    logfile = os.path.join(guest.WORK, "logs", "frag-%s.log" % kind)
+    text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
+                                     drives=[img], mem="1G")
+    if timed_out:
+        bench.fail("%s: the guest did not finish (console: %s)" % (kind, logfile))
+    reports = guest.kernel_reports(text)
+    if reports:
+        bench.fail("%s: kernel reports (%s):\n  %s" % (kind, logfile,
+                                                        "\n  ".join(reports[:10])))
+    if "ZMP_EXIT 0" not in text:
+        bench.fail("%s: the guest run failed (console: %s)" % (kind, logfile))
+    return [json.loads(l[len(PREFIX):]) for l in text.splitlines()
+            if l.startswith(PREFIX)]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="harness/bin/frag", description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", help="corpus file, raw or .zst (default: py.anon + node.anon)")
+    ap.add_argument("--algo", choices=("zstd", "lz4"), default="zstd")
+    ap.add_argument("--size", type=int, default=64, metavar="MiB")
+    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
+    ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
+    ap.add_argument("--src", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if not 1 <= a.size <= 2048 or not 1 <= a.steps <= 100:
+        ap.error("--size must be 1..2048 MiB and --steps 1..100")
+    if a.validate:
+        print("baseline patched")
+        return 0
+    name, img = bench.prepare_corpus(a.corpus, a.size << 20)
+    res = {k: run(a, k, getattr(a, k + "_kernel"), img)
+           for k in ("baseline", "patched")}
+    print("command: %s" % os.environ.get("ZMP_BENCH_CMD", ""))
+    print("\ncorpus %s, %d MiB written 4 KiB at a time to zram (%s), "
+          "discarded in %d random steps, then compacted\n"
+          % (name, a.size, a.algo, a.steps))
+    keys = ("live_pages", "orig_data_size", "compr_data_size",
+            "mem_used_total", "overhead_pct", "pages_compacted")
+    print("| kernel | phase | step | " + " | ".join(keys) + " |")
+    print("|---" * (3 + len(keys)) + "|")
+    for k in ("baseline", "patched"):
+        for r in res[k]:
+            print("| %s | %s | %d | " % (k, r["phase"], r["step"]) +
+                  " | ".join(("%.2f" if key == "overhead_pct" else "%d") % r[key]
+                             for key in keys) + " |")
+    same = res["baseline"] == res["patched"]
+    print("\nbaseline and patched identical at every step: %s" % ("yes" if same else "NO"))
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
