@@ -637,10 +637,10 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	unsigned long inuse_totals[NR_FULLNESS_GROUPS] = {0, };
 
 	seq_printf(s, " %5s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %13s %10s %10s %16s %8s %15s\n",
-			"class", "size", "10%", "20%", "30%", "40%",
-			"50%", "60%", "70%", "80%", "90%", "99%", "100%",
-			"obj_allocated", "obj_used", "pages_used",
-			"pages_per_zspage", "freeable", "objs_per_zspage");
+		   "class", "size", "10%", "20%", "30%", "40%",
+		   "50%", "60%", "70%", "80%", "90%", "99%", "100%",
+		   "obj_allocated", "obj_used", "pages_used",
+		   "pages_per_zspage", "freeable", "objs_per_zspage");
 
 	for (i = 0; i < ZS_SIZE_CLASSES; i++) {
 
@@ -1135,25 +1135,24 @@ static void zs_copy_object(struct page *page, int off, char *buf, int size,
 {
 	while (size) {
 		int chunk = min_t(int, size, PAGE_SIZE - off);
-		void *addr = kmap_atomic(page);
+		void *addr = kmap_local_page(page);
 
 		if (to_object)
 			memcpy(addr + off, buf, chunk);
 		else
 			memcpy(buf, addr + off, chunk);
-		kunmap_atomic(addr);
+		kunmap_local(addr);
 		buf += chunk;
 		size -= chunk;
 		off = 0;
-		if (size) {
+		/* the class geometry guarantees a next page while size is left */
+		if (size)
 			page = get_next_page(page);
-			BUG_ON(!page);
-		}
 	}
 }
 
-static void *__zs_map_object(struct mapping_area *area,
-			struct page *page, int off, int size)
+static void *__zs_map_object(struct mapping_area *area, struct page *page,
+			     int off, int size)
 {
 	/* disable page faults to match kmap_atomic() return conditions */
 	pagefault_disable();
@@ -1165,8 +1164,8 @@ static void *__zs_map_object(struct mapping_area *area,
 	return area->vm_buf;
 }
 
-static void __zs_unmap_object(struct mapping_area *area,
-			struct page *page, int off, int size)
+static void __zs_unmap_object(struct mapping_area *area, struct page *page,
+			      int off, int size)
 {
 	/* no write fastpath; the handle in front of the object stays as is */
 	if (area->vm_mm != ZS_MM_RO) {
@@ -2290,21 +2289,21 @@ struct zs_pool *zs_create_pool(const char *name)
 		int size;
 		int pages_per_zspage;
 		int objs_per_zspage;
+		int max_chain;
 		struct size_class *class;
 		int fullness;
 
 		if (i >= ZS_BASE_SIZE_CLASSES) {
 			size = ZS_MAX_ALLOC_SIZE + (i - ZS_BASE_SIZE_CLASSES + 1) *
 				ZS_MULTI_SIZE_CLASS_DELTA;
-			pages_per_zspage = calculate_zspage_chain_size(size,
-						ZS_MULTI_PAGES_MAX_CHAIN);
+			max_chain = ZS_MULTI_PAGES_MAX_CHAIN;
 		} else {
 			size = ZS_MIN_ALLOC_SIZE + i * ZS_SIZE_CLASS_DELTA;
 			if (size > ZS_MAX_ALLOC_SIZE)
 				size = ZS_MAX_ALLOC_SIZE;
-			pages_per_zspage = calculate_zspage_chain_size(size,
-						ZS_MAX_PAGES_PER_ZSPAGE);
+			max_chain = ZS_MAX_PAGES_PER_ZSPAGE;
 		}
+		pages_per_zspage = calculate_zspage_chain_size(size, max_chain);
 		objs_per_zspage = pages_per_zspage * PAGE_SIZE / size;
 
 		/*

@@ -774,6 +774,15 @@ static void zs_test_compact_sizes(struct kunit *test, const size_t *sizes,
 	zs_test_set_destroy(test, set);
 }
 
+static bool zs_test_class_taken(struct zs_test_ctx *ctx, const size_t *sizes,
+				unsigned int n, const struct zs_test_class *c)
+{
+	while (n--)
+		if (zs_test_class_of(ctx, sizes[n]) == c)
+			return true;
+	return false;
+}
+
 static void zs_test_compaction(struct kunit *test)
 {
 	struct zs_test_ctx *ctx = test->priv;
@@ -797,8 +806,7 @@ static void zs_test_compaction(struct kunit *test)
 	 */
 	for (i = 0; i < ARRAY_SIZE(points); i++) {
 		c = zs_test_class_of(ctx, points[i]);
-		if (c->objs_per_zspage == 1 ||
-		    (n && zs_test_class_of(ctx, sizes[n - 1]) == c))
+		if (c->objs_per_zspage == 1 || zs_test_class_taken(ctx, sizes, n, c))
 			continue;
 		sizes[n++] = points[i];
 	}
@@ -954,8 +962,9 @@ static void zs_test_migration(struct kunit *test)
 					MIGRATEPAGE_SUCCESS);
 			migrated++;
 		}
-		KUNIT_ASSERT_EQ(test, zs_test_object_pages(ctx->pool,
-				set->objs[i].handle, moved, ARRAY_SIZE(moved)), n);
+		k = zs_test_object_pages(ctx->pool, set->objs[i].handle, moved,
+					 ARRAY_SIZE(moved));
+		KUNIT_ASSERT_EQ(test, k, n);
 		for (k = 0; k < n; k++)
 			KUNIT_EXPECT_PTR_NE(test, moved[k], pages[k]);
 		zs_test_obj_verify(test, ctx->pool, &set->objs[i]);
