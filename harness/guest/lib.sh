@@ -39,3 +39,12 @@ field()
 {
 	awk -v n="$2" '{ print $n }' "$1"
 }
+
+# mp_stat DEV N: the Nth counter of multi_pages_stat (empty without it)
+mp_stat()
+{
+	[ -r /sys/block/$1/multi_pages_stat ] && field /sys/block/$1/multi_pages_stat "$2"
+}
+
+# Counters of multi_pages_stat, by position
+MP_STORED=1 MP_WRITTEN=2 MP_READS=3 MP_PARTIAL_READS=4 MP_PARTIAL_WRITES=5

@@ -29,6 +29,7 @@ def main():
     ap.add_argument("--mem", default="1G")
     ap.add_argument("--kunit", action="append", default=[], metavar="SUITE",
                     help="a KUnit suite built into the kernel that must pass")
+    ap.add_argument("--append", default="", help="more kernel parameters")
     ap.add_argument("tests", nargs="+")
     a = ap.parse_args()
 
@@ -43,7 +44,8 @@ def main():
                          a.src)
     guest.log("booting %s: %s (console: %s)" % (a.label, " ".join(a.tests), logfile))
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
-                                     drives=[a.corpus], mem=a.mem)
+                                     drives=[a.corpus], mem=a.mem,
+                                     append=a.append)
     passed = failed = 0
     results = guest.kunit_results(text)
     seen = {r[0] for r in results}

@@ -15,6 +15,8 @@ run_zram_test()
 	rm -f $t.log
 	if [ $rc -eq 0 ]; then
 		ktap_test_pass "$t"
+	elif [ $rc -eq $ksft_skip ]; then
+		ktap_test_skip "$t"
 	else
 		ktap_test_fail "$t"
 	fi
@@ -23,7 +25,8 @@ run_zram_test()
 check_prereqs
 
 ktap_print_header
-ktap_set_plan 2
+ktap_set_plan 3
 run_zram_test zram01
 run_zram_test zram02
+run_zram_test zram03
 ktap_finished
