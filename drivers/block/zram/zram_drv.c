@@ -1878,19 +1878,27 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bvec,
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
  * The part of @bio at @iter that a block read or write can take as a
- * whole: a block-aligned slot range covered by one physically contiguous
- * segment of ZRAM_BLOCK_SIZE or more. Returns its first page, or NULL.
+ * whole: a block-aligned slot range covered by one segment of one large
+ * folio (small folios that happen to be contiguous keep the page path).
+ * Returns its first page, or NULL.
  */
 static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
 				   struct bvec_iter iter)
 {
 	struct bio_vec bv = mp_bvec_iter_bvec(bio->bi_io_vec, iter);
+	struct folio *folio;
+	struct page *page;
 
 	if (!zram_multi_pages(zram) ||
 	    !IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT) ||
 	    bv.bv_len < ZRAM_BLOCK_SIZE || offset_in_page(bv.bv_offset))
 		return NULL;
-	return nth_page(bv.bv_page, bv.bv_offset >> PAGE_SHIFT);
+	page = nth_page(bv.bv_page, bv.bv_offset >> PAGE_SHIFT);
+	folio = page_folio(page);
+	if (folio_page_idx(folio, page) + ZRAM_BLOCK_PAGES >
+	    folio_nr_pages(folio))
+		return NULL;
+	return page;
 }
 
 static bool zram_block_same_filled(void *mem, unsigned long *element)
