@@ -32,7 +32,7 @@
  * in steps of ZS_MULTI_PAGES_SIZE >> CLASS_BITS. Their zspages are built
  * the same way, of order-0 pages (so they stay movable and page migration
  * and compaction treat them like any other zspage), with chains of up to
- * CONFIG_ZSMALLOC_CHAIN_SIZE << CONFIG_ZSMALLOC_MULTI_PAGES_ORDER pages.
+ * half CONFIG_ZSMALLOC_CHAIN_SIZE blocks.
  * Their objects span several pages, so a page may hold no object start at
  * all: its first object offset is then PAGE_SIZE or more. A multi-page
  * object always carries its handle inline, so it is at most
@@ -167,7 +167,13 @@
 #endif
 /* Largest multi-page class; objects in it keep their handle inline */
 #define ZS_MULTI_PAGES_SIZE	(PAGE_SIZE << ZS_MULTI_PAGES_ORDER)
-#define ZS_MULTI_PAGES_MAX_CHAIN	(ZS_MAX_PAGES_PER_ZSPAGE << ZS_MULTI_PAGES_ORDER)
+/*
+ * Multi-page zspages of up to half ZSMALLOC_CHAIN_SIZE blocks (64 KiB for
+ * 16 KiB blocks): longer chains would round objects a little less, but a
+ * pool keeps a partly used zspage per class, and those cost more (see the
+ * class-waste figures in the series' cover letter).
+ */
+#define ZS_MULTI_PAGES_MAX_CHAIN	((ZS_MAX_PAGES_PER_ZSPAGE << ZS_MULTI_PAGES_ORDER) / 2)
 /* Most pages any zspage has: sizes the on-stack page arrays */
 #define ZS_MAX_ZSPAGE_PAGES	MAX(ZS_MAX_PAGES_PER_ZSPAGE, ZS_MULTI_PAGES_MAX_CHAIN)
 

@@ -95,7 +95,7 @@ static size_t zs_test_max_size(struct zs_pool *pool)
 static unsigned int zs_test_max_chain(size_t class_size)
 {
 	if (class_size > PAGE_SIZE)
-		return CONFIG_ZSMALLOC_CHAIN_SIZE << ZS_TEST_MULTI_ORDER;
+		return (CONFIG_ZSMALLOC_CHAIN_SIZE << ZS_TEST_MULTI_ORDER) / 2;
 	return CONFIG_ZSMALLOC_CHAIN_SIZE;
 }
 

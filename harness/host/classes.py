@@ -75,6 +75,19 @@ class Layout:
             prev = nominal
         return self.max_size
 
+    def pages_used(self, blocks, copies=1):
+        """Pages the pool holds after storing BLOCKS COPIES times in a fresh
+        pool (no frees): per class, whole zspages for its objects; huge
+        blocks go to the largest class like everything that rounds to it."""
+        count = {}
+        huge = self.huge_threshold()
+        for c in blocks:
+            if c == 0:
+                continue
+            cls = self.classes[-1][1] if c >= huge else self.lookup(c + HANDLE)
+            count[id(cls)] = (cls, count.get(id(cls), (cls, 0))[1] + copies)
+        return sum(-(-n // cls[2]) * cls[1] for cls, n in count.values())
+
     def store(self, blocks):
         compr = rounding = tails = 0
         huge = self.huge_threshold()
@@ -114,17 +127,20 @@ def main():
     a = ap.parse_args()
     layouts = [parse_layout(s) for s in (a.layout or ["rfc", "64:16", "64:32"])]
     print("| sizes | layout | classes (distinct) | huge threshold | "
-          "compressed bytes | rounding | tails | lost / compressed |")
-    print("|---|---|---|---|---|---|---|---|")
+          "compressed bytes | rounding | tails | lost / compressed | "
+          "pool pages / compressed, 1x | 10x |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for f in a.files:
         blocks = [int(l) for l in open(f) if l.strip()]
         for lay in layouts:
             compr, rnd, tails = lay.store(blocks)
             distinct = len({id(c) for _, c in lay.classes if c[0] > PAGE})
-            print("| %s | %s | %d | %d | %d | %d | %d | %.2f%% |"
+            used = [lay.pages_used(blocks, n) * PAGE for n in (1, 10)]
+            print("| %s | %s | %d | %d | %d | %d | %d | %.2f%% | %.2f%% | %.2f%% |"
                   % (f.split("/")[-1], lay.name, distinct,
                      lay.huge_threshold(), compr, rnd, tails,
-                     100.0 * (rnd + tails) / compr))
+                     100.0 * (rnd + tails) / compr,
+                     100.0 * used[0] / compr, 100.0 * used[1] / (10 * compr)))
     return 0
 
 
