@@ -3,9 +3,12 @@
  * fragbench: the shape of zsmalloc's merged-class and compaction
  * experiments on a zram block device.  Writes SIZE MiB of the corpus to the
  * device with O_DIRECT, then discards it in STEPS equal steps of randomly
- * chosen 4 KiB pages (a fixed seed), printing zram's mm_stat after each
- * step; then compacts and prints mm_stat again.  One JSON object a line,
- * each starting "ZMP_FRAG ".  Every surviving page is verified at the end.
+ * chosen UNIT KiB pieces (4 or 16; a fixed seed), printing zram's mm_stat
+ * after each step; then compacts and prints mm_stat again.  With a 16 KiB
+ * unit the writes come from a 16 KiB-aligned buffer, so that with 16 KiB
+ * mTHP enabled they reach zram as large folios (multi-page blocks).  One
+ * JSON object a line, each starting "ZMP_FRAG ".  Every surviving unit is
+ * verified at the end.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,7 +48,7 @@ static void print_stat(const char *phase, int step, unsigned long live)
 		if (fscanf(f, "%llu", &mm[i]) != 1)
 			break;
 	fclose(f);
-	printf("ZMP_FRAG {\"phase\": \"%s\", \"step\": %d, \"live_pages\": %lu, "
+	printf("ZMP_FRAG {\"phase\": \"%s\", \"step\": %d, \"live_units\": %lu, "
 	       "\"orig_data_size\": %llu, \"compr_data_size\": %llu, "
 	       "\"mem_used_total\": %llu, \"pages_compacted\": %llu, "
 	       "\"huge_pages\": %llu, \"overhead_pct\": %.2f}\n",
@@ -66,7 +69,7 @@ static uint64_t next_rand(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: fragbench --dev NAME --corpus PATH [--size MiB] [--steps N]\n");
+	fprintf(stderr, "usage: fragbench --dev NAME --corpus PATH [--size MiB] [--steps N] [--unit 4|16]\n");
 	exit(2);
 }
 
@@ -77,10 +80,12 @@ int main(int argc, char **argv)
 		{ "corpus", required_argument, NULL, 'c' },
 		{ "size", required_argument, NULL, 's' },
 		{ "steps", required_argument, NULL, 'n' },
+		{ "unit", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dev = NULL, *corpus = NULL;
 	unsigned long size_mib = 64, steps = 10, pages, i, done = 0, bad = 0;
+	unsigned long unit = PG;
 	unsigned char *buf, *ref;
 	unsigned int *order;
 	char path[160];
@@ -101,6 +106,11 @@ int main(int argc, char **argv)
 		case 'n':
 			steps = strtoul(optarg, NULL, 10);
 			break;
+		case 'u':
+			unit = strtoul(optarg, NULL, 10) * 1024;
+			if (unit != PG && unit != 4 * PG)
+				usage();
+			break;
 		default:
 			usage();
 		}
@@ -115,9 +125,10 @@ int main(int argc, char **argv)
 	cfd = open(corpus, O_RDONLY);
 	if (cfd < 0)
 		die(corpus);
-	if (posix_memalign((void **)&buf, PG, MIB) || !(ref = malloc(PG)))
+	/* 2 MiB aligned: with 16 KiB mTHP on, every 16 KiB is one folio */
+	if (posix_memalign((void **)&buf, 2 * MIB, MIB) || !(ref = malloc(4 * PG)))
 		die("memory");
-	pages = size_mib * MIB / PG;
+	pages = size_mib * MIB / unit;	/* "pages" are units from here on */
 	for (i = 0; i < size_mib; i++) {
 		if (pread(cfd, buf, MIB, i * MIB) != (ssize_t)MIB)
 			die("reading the corpus");
@@ -145,7 +156,7 @@ int main(int argc, char **argv)
 		if (step == (int)steps)
 			until -= pages / steps / 10;
 		for (; done < until; done++) {
-			uint64_t range[2] = { (uint64_t)order[done] * PG, PG };
+			uint64_t range[2] = { (uint64_t)order[done] * unit, unit };
 
 			if (ioctl(fd, BLKDISCARD, range))
 				die("BLKDISCARD");
@@ -161,12 +172,12 @@ int main(int argc, char **argv)
 
 	/* every page not discarded still reads back as written */
 	for (i = done; i < pages; i++) {
-		off_t off = (off_t)order[i] * PG;
+		off_t off = (off_t)order[i] * unit;
 
-		if (pread(fd, buf, PG, off) != (ssize_t)PG ||
-		    pread(cfd, ref, PG, off) != (ssize_t)PG)
+		if (pread(fd, buf, unit, off) != (ssize_t)unit ||
+		    pread(cfd, ref, unit, off) != (ssize_t)unit)
 			die("reading back");
-		if (memcmp(buf, ref, PG))
+		if (memcmp(buf, ref, unit))
 			bad++;
 	}
 	printf("ZMP_FRAG_DONE {\"pages_checked\": %lu, \"mismatches\": %lu}\n",

@@ -9,6 +9,13 @@
  *	back intact, the dropped page as zeroes), refill the dropped pages,
  *	page out and in again: every byte must equal the corpus.
  *
+ *   swaptest hold CORPUS MiB COMMAND
+ *	Fill MiB of memory from the corpus, page it out, run COMMAND with
+ *	sh -c (e.g. writeback, recompression or swapoff), touch everything
+ *	back in: every byte must equal the corpus. With MIXED=1 in the
+ *	environment, every other 64 KiB of the mapping is MADV_NOHUGEPAGE,
+ *	so 4 KiB and large folios are swapped side by side.
+ *
  *   swaptest blockdev DEVICE MiB
  *	Direct I/O on a zram device: 16 KiB writes from a 16 KiB-aligned
  *	buffer, 4 KiB overwrites and discards inside stored blocks, then
@@ -108,6 +115,35 @@ static int partial(const char *corpus, size_t size)
 	return bad || i;
 }
 
+static int hold(const char *corpus, size_t size, const char *cmd)
+{
+	unsigned char *mem = map_aligned(size), *ref = malloc(size);
+	int fd = open(corpus, O_RDONLY), rc;
+	const char *mixed = getenv("MIXED");
+	unsigned long bad = 0;
+	size_t off;
+
+	if (fd < 0 || !ref)
+		die(corpus);
+	if (mixed && !strcmp(mixed, "1"))
+		for (off = 0; off < size; off += 2 * 16 * PG)
+			if (madvise(mem + off, 16 * PG, MADV_NOHUGEPAGE))
+				die("MADV_NOHUGEPAGE");
+	read_corpus(fd, ref, size, 0);
+	memcpy(mem, ref, size);
+	if (madvise(mem, size, MADV_PAGEOUT))
+		die("MADV_PAGEOUT");
+	fflush(stdout);
+	rc = system(cmd);
+	printf("'%s' exited with %d\n", cmd, rc);
+	touch_and_count(mem, size);
+	for (off = 0; off < size; off++)
+		if (mem[off] != ref[off])
+			bad++;
+	printf("after '%s': %lu bytes differ\n", cmd, bad);
+	return bad || rc;
+}
+
 static void pattern(unsigned char *p, size_t len, uint64_t seed)
 {
 	size_t i;
@@ -174,6 +210,11 @@ int main(int argc, char **argv)
 		return partial(argv[2], mib * MIB);
 	if (argc == 4 && mib && !strcmp(argv[1], "blockdev"))
 		return blockdev(argv[2], mib * MIB);
-	fprintf(stderr, "usage: swaptest partial CORPUS MiB | blockdev DEVICE MiB\n");
+	if (argc == 5 && !strcmp(argv[1], "hold")) {
+		mib = strtoul(argv[3], NULL, 10);
+		if (mib)
+			return hold(argv[2], mib * MIB, argv[4]);
+	}
+	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB\n");
 	return 2;
 }
