@@ -71,10 +71,12 @@ def prepare_corpus(path, size_bytes):
     else:
         parts = [path]
         name = os.path.basename(path)
+        if name.endswith(".zst"):
+            name = name[:-len(".zst")]
     for p in parts:
         if not os.path.isfile(p) or not os.access(p, os.R_OK):
             fail("corpus %s: not a readable file" % p)
-    img = os.path.join(d, name.replace(".zst", "") + ".img")
+    img = os.path.join(d, name + ".img")
     tmp = img + ".tmp"
     with open(tmp, "wb") as out:
         for p in parts:
@@ -251,6 +253,7 @@ def plot(rounds, kinds, path, title):
             rs = [r for r in rounds if r["kernel"] == k]
             ax.plot([r["round"] for r in rs], [r[key] for r in rs], "o-",
                     label=k)
+        ax.set_xticks(sorted({r["round"] for r in rounds}))
         ax.set_title(name)
         ax.set_xlabel("round")
         ax.set_ylabel("ms (TCG guest)")
