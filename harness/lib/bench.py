@@ -269,8 +269,13 @@ def main(argv):
     a = parse_args(argv)
     kinds = ["baseline", "patched"] if a.kernel == "both" else [a.kernel]
     if a.validate:
-        if a.corpus and not os.access(a.corpus, os.R_OK):
+        if a.corpus and not (os.path.isfile(a.corpus) and
+                             os.access(a.corpus, os.R_OK)):
             fail("corpus %s: not a readable file" % a.corpus)
+        if a.corpus and not a.corpus.endswith(".zst") and \
+                os.path.getsize(a.corpus) < a.size * MIB:
+            fail("corpus %s has %d bytes, fewer than the %d MiB mapping "
+                 "(use a smaller --size)" % (a.corpus, os.path.getsize(a.corpus), a.size))
         print(" ".join(kinds))
         return 0
     kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel}
