@@ -692,6 +692,9 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	seq_printf(s, "%13lu %10lu %10lu %16s %8lu\n",
 		   total_objs, total_used_objs, total_pages, "",
 		   total_freeable);
+	seq_printf(s, "\n pages_compacted %lu objs_moved %lu\n",
+		   atomic_long_read(&pool->stats.pages_compacted),
+		   atomic_long_read(&pool->stats.objs_moved));
 
 	return 0;
 }
@@ -1709,10 +1712,12 @@ static unsigned long find_alloced_obj(struct size_class *class,
 	return handle;
 }
 
-static void migrate_zspage(struct zs_pool *pool, struct zspage *src_zspage,
-			   struct zspage *dst_zspage)
+/* Returns the number of objects moved */
+static unsigned long migrate_zspage(struct zs_pool *pool,
+				    struct zspage *src_zspage,
+				    struct zspage *dst_zspage)
 {
-	unsigned long used_obj, free_obj;
+	unsigned long used_obj, free_obj, moved = 0;
 	unsigned long handle;
 	int obj_idx = 0;
 	struct page *s_page = get_first_page(src_zspage);
@@ -1733,6 +1738,7 @@ static void migrate_zspage(struct zs_pool *pool, struct zspage *src_zspage,
 		zs_object_copy(class, free_obj, used_obj);
 		obj_idx++;
 		obj_free(class->size, used_obj);
+		moved++;
 
 		/* Stop if there is no more space */
 		if (zspage_full(class, dst_zspage))
@@ -1742,6 +1748,8 @@ static void migrate_zspage(struct zs_pool *pool, struct zspage *src_zspage,
 		if (zspage_empty(src_zspage))
 			break;
 	}
+
+	return moved;
 }
 
 static struct zspage *isolate_src_zspage(struct size_class *class)
@@ -2084,7 +2092,7 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 {
 	struct zspage *src_zspage = NULL;
 	struct zspage *dst_zspage = NULL;
-	unsigned long pages_freed = 0;
+	unsigned long pages_freed = 0, objs_moved = 0;
 
 	/*
 	 * protect the race between zpage migration and zs_free
@@ -2106,7 +2114,7 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 			break;
 
 		migrate_write_lock(src_zspage);
-		migrate_zspage(pool, src_zspage, dst_zspage);
+		objs_moved += migrate_zspage(pool, src_zspage, dst_zspage);
 		migrate_write_unlock(src_zspage);
 
 		fg = putback_zspage(class, src_zspage);
@@ -2137,6 +2145,7 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 
 	spin_unlock(&class->lock);
 	write_unlock(&pool->migrate_lock);
+	atomic_long_add(objs_moved, &pool->stats.objs_moved);
 
 	return pages_freed;
 }

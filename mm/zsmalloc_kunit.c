@@ -190,6 +190,14 @@ static long zs_test_pages_compacted(struct zs_pool *pool)
 	return atomic_long_read(&stats.pages_compacted);
 }
 
+static long zs_test_objs_moved(struct zs_pool *pool)
+{
+	struct zs_pool_stats stats;
+
+	zs_pool_stats(pool, &stats);
+	return atomic_long_read(&stats.objs_moved);
+}
+
 static const struct zs_test_class *zs_test_class_of(struct zs_test_ctx *ctx,
 						    size_t size)
 {
@@ -726,12 +734,12 @@ static void zs_test_compact_sizes(struct kunit *test, const size_t *sizes,
 				  unsigned int n)
 {
 	struct zs_test_ctx *ctx = test->priv;
-	unsigned long expect_before = 0, expect_after = 0;
+	unsigned long expect_before = 0, expect_after = 0, survivors = 0;
 	unsigned long before, after, freed;
 	unsigned int i, j, nr = 0, from = 0;
 	const struct zs_test_class *c;
 	struct zs_test_set *set;
-	long stat;
+	long stat, moved;
 
 	for (i = 0; i < n; i++)
 		nr += ZS_TEST_COMPACT_ZSPAGES *
@@ -751,23 +759,39 @@ static void zs_test_compact_sizes(struct kunit *test, const size_t *sizes,
 			zs_test_used_zspages(nr, c->objs_per_zspage);
 		expect_after += c->pages_per_zspage *
 			DIV_ROUND_UP(DIV_ROUND_UP(nr, 4), c->objs_per_zspage);
+		survivors += DIV_ROUND_UP(nr, 4);
 	}
 
 	before = zs_test_total_pages(ctx->pool, expect_before);
 	KUNIT_EXPECT_EQ(test, before, expect_before);
 
 	stat = zs_test_pages_compacted(ctx->pool);
+	moved = zs_test_objs_moved(ctx->pool);
 	freed = zs_compact(ctx->pool);
+	moved = zs_test_objs_moved(ctx->pool) - moved;
 	KUNIT_EXPECT_GT(test, freed, 0);
 	KUNIT_EXPECT_EQ(test, zs_test_pages_compacted(ctx->pool), stat + freed);
+	/*
+	 * Every survivor of a freed zspage moved, and none moved twice: the
+	 * destination is not put back where it could become a source.
+	 */
+	KUNIT_EXPECT_GT(test, moved, 0);
+	KUNIT_EXPECT_LE(test, moved, survivors);
+	if (n == 1) {
+		c = zs_test_class_of(ctx, sizes[0]);
+		KUNIT_EXPECT_GE(test, moved, freed / c->pages_per_zspage *
+				(c->objs_per_zspage / 4));
+	}
 	after = zs_test_total_pages(ctx->pool, before - freed);
 	KUNIT_EXPECT_EQ(test, before - after, freed);
 	KUNIT_EXPECT_EQ(test, after, expect_after);
 	zs_test_verify_all(test, set);
 
 	stat = zs_test_pages_compacted(ctx->pool);
+	moved = zs_test_objs_moved(ctx->pool);
 	KUNIT_EXPECT_EQ(test, zs_compact(ctx->pool), 0);
 	KUNIT_EXPECT_EQ(test, zs_test_pages_compacted(ctx->pool), stat);
+	KUNIT_EXPECT_EQ(test, zs_test_objs_moved(ctx->pool), moved);
 	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), after);
 	zs_test_verify_all(test, set);
 

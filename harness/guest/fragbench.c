@@ -33,6 +33,24 @@ static void die(const char *msg)
 	exit(2);
 }
 
+/* objs_moved of the pool's debugfs classes file; 0 if it has none */
+static unsigned long long objs_moved(const char *dev)
+{
+	unsigned long long pc, moved = 0;
+	char path[160], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/zsmalloc/%s/classes", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " pages_compacted %llu objs_moved %llu", &pc, &moved) == 2)
+			break;
+	fclose(f);
+	return moved;
+}
+
 static void print_stat(const char *phase, int step, unsigned long live)
 {
 	unsigned long long mm[9] = { 0 };
@@ -51,8 +69,9 @@ static void print_stat(const char *phase, int step, unsigned long live)
 	printf("ZMP_FRAG {\"phase\": \"%s\", \"step\": %d, \"live_units\": %lu, "
 	       "\"orig_data_size\": %llu, \"compr_data_size\": %llu, "
 	       "\"mem_used_total\": %llu, \"pages_compacted\": %llu, "
-	       "\"huge_pages\": %llu, \"overhead_pct\": %.2f}\n",
+	       "\"huge_pages\": %llu, \"objs_moved\": %llu, \"overhead_pct\": %.2f}\n",
 	       phase, step, live, mm[0], mm[1], mm[2], mm[6], mm[7],
+	       objs_moved(strrchr(sysdir, '/') + 1),
 	       mm[1] ? 100.0 * ((double)mm[2] - (double)mm[1]) / mm[1] : 0.0);
 	fflush(stdout);
 }

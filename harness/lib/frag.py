@@ -70,7 +70,7 @@ def main(argv):
           "discarded %d KiB at a time in %d random steps, then compacted\n"
           % (name, a.size, a.algo, a.unit, a.unit, a.steps))
     keys = ("live_units", "orig_data_size", "compr_data_size",
-            "mem_used_total", "overhead_pct", "pages_compacted")
+            "mem_used_total", "overhead_pct", "pages_compacted", "objs_moved")
     print("| kernel | phase | step | " + " | ".join(keys) + " |")
     print("|---" * (3 + len(keys)) + "|")
     for k in ("baseline", "patched"):
@@ -78,7 +78,15 @@ def main(argv):
             print("| %s | %s | %d | " % (k, r["phase"], r["step"]) +
                   " | ".join(("%.2f" if key == "overhead_pct" else "%d") % r[key]
                              for key in keys) + " |")
-    same = res["baseline"] == res["patched"]
+    for k in ("baseline", "patched"):
+        last = res[k][-1]
+        if last["pages_compacted"] and last["objs_moved"]:
+            print("%s: %.1f objects moved per page compaction freed"
+                  % (k, last["objs_moved"] / last["pages_compacted"]))
+    # the baseline has no objs_moved counter: compare the rest
+    strip = [{x: v for x, v in r.items() if x != "objs_moved"}
+             for r in res["baseline"] + res["patched"]]
+    same = strip[:len(res["baseline"])] == strip[len(res["baseline"]):]
     print("\nbaseline and patched identical at every step: %s" % ("yes" if same else "no"))
     # 4 KiB folios take zram's page path on both kernels: they must agree
     return 0 if same or a.unit != 4 else 1

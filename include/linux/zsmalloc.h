@@ -36,6 +36,8 @@ enum zs_mapmode {
 struct zs_pool_stats {
 	/* How many pages were migrated (freed) */
 	atomic_long_t pages_compacted;
+	/* How many objects compaction moved to free them */
+	atomic_long_t objs_moved;
 };
 
 struct zs_pool;
