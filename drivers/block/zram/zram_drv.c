@@ -1885,13 +1885,15 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bvec,
 static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
 				   struct bvec_iter iter)
 {
-	struct bio_vec bv = mp_bvec_iter_bvec(bio->bi_io_vec, iter);
+	struct bio_vec bv;
 	struct folio *folio;
 	struct page *page;
 
 	if (!zram_multi_pages(zram) ||
-	    !IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT) ||
-	    bv.bv_len < ZRAM_BLOCK_SIZE || offset_in_page(bv.bv_offset))
+	    !IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT))
+		return NULL;
+	bv = mp_bvec_iter_bvec(bio->bi_io_vec, iter);
+	if (bv.bv_len < ZRAM_BLOCK_SIZE || offset_in_page(bv.bv_offset))
 		return NULL;
 	page = nth_page(bv.bv_page, bv.bv_offset >> PAGE_SHIFT);
 	folio = page_folio(page);
