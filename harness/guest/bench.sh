@@ -1,14 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of the swap benchmark: one zram swap device, the mTHP knobs
-# set as asked, then swapbench over the corpus on /dev/vda.
+# set as asked, then swapbench over the corpus on /dev/vda. FAIL_SWAPIN=1:
+# fail_page_alloc fails every allocation of order >= 2 of the tasks that
+# ask for it (swapbench, during its swap-in phases).
 . /zmp/lib.sh
 mthp_only "$MTHP_KB"
 if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE"; then
 	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO')"
 	exit 1
 fi
-echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": $MTHP_KB}"
-swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS"
+echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": $MTHP_KB, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"
+fail=
+if [ "${FAIL_SWAPIN:-0}" = 1 ]; then
+	fail_large_allocs || { echo "ZMP_ERROR fail_page_alloc setup failed"; exit 1; }
+	fail=--fail-swapin
+fi
+swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail
 echo "ZMP_EXIT $?"
 zram_swap_off zram0

@@ -29,6 +29,19 @@ zram_swap_on()
 	swapon /dev/$dev || return 1
 }
 
+# fail_large_allocs: fail_page_alloc fails every allocation of order >= 2
+# of the tasks that set /proc/PID/make-it-fail (and only theirs).
+fail_large_allocs()
+{
+	local fa=/sys/kernel/debug/fail_page_alloc kv
+	[ -d $fa ] || mount -t debugfs none /sys/kernel/debug
+	[ -d $fa ] || return 1
+	for kv in min-order=2 probability=100 interval=1 times=-1 task-filter=Y \
+		  ignore-gfp-wait=N ignore-gfp-highmem=N verbose=0; do
+		echo "${kv#*=}" > "$fa/${kv%%=*}" || return 1
+	done
+}
+
 zram_swap_off()
 {
 	swapoff /dev/$1 && echo 1 > /sys/block/$1/reset

@@ -6,6 +6,9 @@
  * or file), then for each round MADV_PAGEOUTs it to swap (timed), touches
  * every page back in (timed) and compares every byte with the corpus.  One
  * JSON object per round goes to stdout on a line starting "ZMP_ROUND ".
+ * With --fail-swapin, the swap-in of every round runs with this task's
+ * /proc/self/make-it-fail set: with fail_page_alloc set up for order >= 2
+ * (bench.sh does it), no large folio can be had at swap-in.
  * Exit status: 0 when every byte matched, 1 on a mismatch, 2 on bad usage
  * or a setup error.
  */
@@ -40,6 +43,8 @@ struct snapshot {
 	unsigned long long sys_ticks;	/* /proc/stat system + softirq + irq */
 	unsigned long long mm[9];	/* zram mm_stat */
 	unsigned long long pswpin, pswpout;
+	unsigned long long block_fallback;	/* vmstat swpin_block_fallback */
+	unsigned long long partial_reads;	/* zram multi_pages_stat */
 	unsigned long long swpout[MAX_SIZES], fallback[MAX_SIZES];
 };
 
@@ -117,7 +122,16 @@ static void snap(struct snapshot *s)
 		while (fgets(line, sizeof(line), f)) {
 			sscanf(line, "pswpin %llu", &s->pswpin);
 			sscanf(line, "pswpout %llu", &s->pswpout);
+			sscanf(line, "swpin_block_fallback %llu",
+			       &s->block_fallback);
 		}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/sys/block/%s/multi_pages_stat", zram);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%*u %*u %*u %llu", &s->partial_reads) != 1)
+			s->partial_reads = 0;
 		fclose(f);
 	}
 	for (i = 0; i < nr_sizes; i++) {
@@ -152,6 +166,9 @@ static void print_round(int round, const struct snapshot *a,
 	       (double)(in->sys_ticks - a->sys_ticks) * 1e3 / tck);
 	printf("\"pswpout\": %llu, \"pswpin\": %llu, ",
 	       out->pswpout - a->pswpout, in->pswpin - out->pswpin);
+	printf("\"swpin_block_fallback\": %llu, \"partial_reads\": %llu, ",
+	       in->block_fallback - out->block_fallback,
+	       in->partial_reads - out->partial_reads);
 	/* pool state right after swap-out: everything is stored */
 	printf("\"mm_stat\": {");
 	for (i = 0; i < 9; i++)
@@ -193,10 +210,20 @@ static unsigned long compare(const unsigned char *mem, int fd, size_t size)
 	return bad;
 }
 
+static void make_it_fail(int on)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		die("/proc/self/make-it-fail");
+	close(fd);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: swapbench --corpus PATH [--size MiB] [--rounds N] [--zram NAME]\n"
+		"                 [--fail-swapin]\n"
 		"  Maps SIZE MiB (default 100) of anonymous memory, fills it from the\n"
 		"  corpus, and for each round (default 3) pages it out with\n"
 		"  MADV_PAGEOUT, touches it back in and verifies every byte.\n");
@@ -210,6 +237,7 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "zram", required_argument, NULL, 'z' },
+		{ "fail-swapin", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *corpus = NULL;
@@ -219,8 +247,8 @@ int main(int argc, char **argv)
 	unsigned char *mem;
 	struct stat st;
 	size_t size, off;
+	int fd, c, fail_swapin = 0;
 	char *end;
-	int fd, c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -239,6 +267,9 @@ int main(int argc, char **argv)
 			break;
 		case 'z':
 			zram = optarg;
+			break;
+		case 'f':
+			fail_swapin = 1;
 			break;
 		default:
 			usage();
@@ -269,21 +300,29 @@ int main(int argc, char **argv)
 	if (mem == MAP_FAILED)
 		die("mmap");
 	mem = (unsigned char *)(((uintptr_t)mem + 2 * MIB - 1) & ~(2 * MIB - 1));
-	for (off = 0; off < size; off += MIB)
-		if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
-			die("reading the corpus");
 
 	for (r = 1; r <= rounds; r++) {
 		volatile unsigned char sink = 0;
 		unsigned long bad;
 
+		/* After a failed-large swap-in, refill to have mTHP again */
+		if (r > 1 && fail_swapin && madvise(mem, size, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
+		if (r == 1 || fail_swapin)
+			for (off = 0; off < size; off += MIB)
+				if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
+					die("reading the corpus");
 		snap(&a);
 		if (madvise(mem, size, MADV_PAGEOUT))
 			die("madvise(MADV_PAGEOUT)");
+		if (fail_swapin)
+			make_it_fail(1);
 		snap(&out);
 		for (off = 0; off < size; off += PG)
 			sink += mem[off];
 		snap(&in);
+		if (fail_swapin)
+			make_it_fail(0);
 		(void)sink;
 		bad = compare(mem, fd, size);
 		total_bad += bad;

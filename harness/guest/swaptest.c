@@ -22,6 +22,16 @@
  *	16 KiB and 4 KiB reads: every byte must be what was last written
  *	(zeroes where discarded).
  *
+ *   swaptest fallback CORPUS MiB read|write|fork|dontneed
+ *	Fill MiB of memory from the corpus, page it out, then set
+ *	/proc/self/make-it-fail (fail_page_alloc, set up by the caller, then
+ *	fails this task's large swap-in allocations) and bring it back:
+ *	read: read-fault every page; write: the first touch of every page is
+ *	a write; fork: a child (failing as well) touches and checks a copy
+ *	first, then the parent; dontneed: MADV_DONTNEED one page of every
+ *	other 16 KiB first (those must read back as zeroes). Every byte must
+ *	equal the corpus (as changed by the writes).
+ *
  * Prints what it checks; exit status 0 when everything matched.
  */
 #define _GNU_SOURCE
@@ -34,6 +44,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef MADV_PAGEOUT
@@ -144,6 +155,79 @@ static int hold(const char *corpus, size_t size, const char *cmd)
 	return bad || rc;
 }
 
+static void make_it_fail(void)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		die("/proc/self/make-it-fail");
+	close(fd);
+}
+
+static unsigned long count_diff(const unsigned char *a, const unsigned char *b,
+				size_t size)
+{
+	unsigned long bad = 0;
+	size_t off;
+
+	for (off = 0; off < size; off++)
+		if (a[off] != b[off])
+			bad++;
+	return bad;
+}
+
+static int fallback(const char *corpus, size_t size, const char *how)
+{
+	unsigned char *mem = map_aligned(size), *ref = malloc(size);
+	int fd = open(corpus, O_RDONLY), status;
+	unsigned long bad;
+	size_t off;
+	pid_t pid;
+
+	if (fd < 0 || !ref)
+		die(corpus);
+	read_corpus(fd, ref, size, 0);
+	memcpy(mem, ref, size);
+	if (madvise(mem, size, MADV_PAGEOUT))
+		die("MADV_PAGEOUT");
+
+	if (!strcmp(how, "fork")) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			make_it_fail();
+			touch_and_count(mem, size);
+			bad = count_diff(mem, ref, size);
+			printf("child: %lu bytes differ\n", bad);
+			exit(bad != 0);
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			die("waitpid");
+		printf("child exited with %d\n", status);
+		if (status)
+			return 1;
+	}
+	make_it_fail();
+	if (!strcmp(how, "dontneed")) {
+		for (off = PG; off < size; off += 2 * BLK) {
+			if (madvise(mem + off, PG, MADV_DONTNEED))
+				die("MADV_DONTNEED");
+			memset(ref + off, 0, PG);
+		}
+	}
+	if (!strcmp(how, "write")) {
+		for (off = 0; off < size; off += PG) {
+			ref[off + 7] ^= 0x5a;
+			mem[off + 7] = ref[off + 7];
+		}
+	}
+	touch_and_count(mem, size);
+	bad = count_diff(mem, ref, size);
+	printf("%s: %lu bytes differ\n", how, bad);
+	return bad != 0;
+}
+
 static void pattern(unsigned char *p, size_t len, uint64_t seed)
 {
 	size_t i;
@@ -215,6 +299,13 @@ int main(int argc, char **argv)
 		if (mib)
 			return hold(argv[2], mib * MIB, argv[4]);
 	}
-	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB\n");
+	if (argc == 5 && !strcmp(argv[1], "fallback") &&
+	    (!strcmp(argv[4], "read") || !strcmp(argv[4], "write") ||
+	     !strcmp(argv[4], "fork") || !strcmp(argv[4], "dontneed"))) {
+		mib = strtoul(argv[3], NULL, 10);
+		if (mib)
+			return fallback(argv[2], mib * MIB, argv[4]);
+	}
+	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed\n");
 	return 2;
 }

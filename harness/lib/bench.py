@@ -37,6 +37,12 @@ def parse_args(argv):
                     help="rounds per kernel, one boot each (default 3)")
     ap.add_argument("--kernel", choices=("baseline", "patched", "both"),
                     default="both")
+    ap.add_argument("--fallback", action="store_true",
+                    help="forced fallback: every large folio allocation at "
+                    "swap-in fails (fail_page_alloc, order >= 2, the "
+                    "benchmark task only); with --kernel both, also runs "
+                    "the patched kernel without the swap-in change "
+                    "(noswapin)")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
@@ -45,6 +51,7 @@ def parse_args(argv):
                     help="seconds one guest may run (default 900)")
     ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
     ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
+    ap.add_argument("--noswapin-kernel", help=argparse.SUPPRESS)
     ap.add_argument("--src", help=argparse.SUPPRESS)
     ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -52,6 +59,8 @@ def parse_args(argv):
         ap.error("--size must be 1..4096 MiB")
     if not 1 <= a.rounds <= 1000:
         ap.error("--rounds must be 1..1000")
+    if a.fallback and a.no_mthp:
+        ap.error("--fallback needs mTHP: it fails their swap-in")
     return a
 
 
@@ -117,6 +126,7 @@ def run_round(a, kind, kernel, img, rnd):
     initrd = os.path.join(guest.WORK, "initramfs-bench.cpio.gz")
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
             "MTHP_KB": 0 if a.no_mthp else 16,
+            "FAIL_SWAPIN": int(a.fallback),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
     logfile = os.path.join(guest.WORK, "logs", label + ".log")
@@ -152,7 +162,8 @@ def mean(xs):
 def summarize(rounds):
     s = {}
     for key in ("swapout_ms", "swapin_ms", "swapout_stime_ms",
-                "swapin_stime_ms", "sys_ms", "pswpout", "pswpin"):
+                "swapin_stime_ms", "sys_ms", "pswpout", "pswpin",
+                "swpin_block_fallback", "partial_reads"):
         s[key] = mean([r[key] for r in rounds])
     for key in MM_KEYS:
         s[key] = mean([r["mm_stat"][key] for r in rounds])
@@ -178,22 +189,32 @@ ROWS = (
     ("huge_pages", "huge_pages", "%.0f"),
     ("pswpout (pages)", "pswpout", "%.0f"),
     ("pswpin (pages)", "pswpin", "%.0f"),
+    ("swpin_block_fallback (blocks)", "swpin_block_fallback", "%.0f"),
+    ("zram partial block reads", "partial_reads", "%.0f"),
 )
+
+
+def ratios(kinds):
+    """The (numerator, denominator) kinds of the ratio columns."""
+    pairs = [(k, "baseline") for k in kinds[1:] if kinds[0] == "baseline"]
+    if "noswapin" in kinds and "patched" in kinds:
+        pairs.append(("patched", "noswapin"))
+    return pairs
 
 
 def table(summary, kinds, ref, a, corpus_name):
     lines = []
+    pairs = ratios(kinds)
     head = "| per round (mean of %d) |" % a.rounds + "".join(
-        " %s |" % k for k in kinds)
-    if len(kinds) == 2:
-        head += " patched/baseline |"
+        " %s |" % k for k in kinds) + "".join(" %s/%s |" % p for p in pairs)
     lines.append(head)
-    lines.append("|---" * (len(kinds) + 1 + (len(kinds) == 2)) + "|")
+    lines.append("|---" * (len(kinds) + 1 + len(pairs)) + "|")
 
     def row(title, vals, fmt):
         line = "| %s |" % title + "".join(" " + (fmt % v) + " |" for v in vals)
-        if len(vals) == 2:
-            line += (" %.3f |" % (vals[1] / vals[0])) if vals[0] else " - |"
+        for n, d in pairs:
+            vn, vd = vals[kinds.index(n)], vals[kinds.index(d)]
+            line += (" %.3f |" % (vn / vd)) if vd else " - |"
         lines.append(line)
 
     for title, key, fmt in ROWS:
@@ -214,7 +235,9 @@ def table(summary, kinds, ref, a, corpus_name):
     out = ["", "corpus %s, %d MiB, %s, %s, %d round(s) per kernel "
            "(one boot each, alternating)"
            % (corpus_name, a.size, a.algo,
-              "4 KiB folios only" if a.no_mthp else "16 KiB mTHP", a.rounds),
+              "4 KiB folios only" if a.no_mthp else
+              "16 KiB mTHP, every large swap-in allocation failing"
+              if a.fallback else "16 KiB mTHP", a.rounds),
            ""] + lines
     out += ["", "user-space reference, same corpus bytes, %s "
             "(stored = min(compressed, block); same-filled blocks free as in zram):"
@@ -268,6 +291,8 @@ def plot(rounds, kinds, path, title):
 def main(argv):
     a = parse_args(argv)
     kinds = ["baseline", "patched"] if a.kernel == "both" else [a.kernel]
+    if a.fallback and a.kernel == "both":
+        kinds = ["baseline", "noswapin", "patched"]
     if a.validate:
         if a.corpus and not (os.path.isfile(a.corpus) and
                              os.access(a.corpus, os.R_OK)):
@@ -278,7 +303,8 @@ def main(argv):
                  "(use a smaller --size)" % (a.corpus, os.path.getsize(a.corpus), a.size))
         print(" ".join(kinds))
         return 0
-    kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel}
+    kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel,
+               "noswapin": a.noswapin_kernel}
     for k in kinds:
         if not kernels[k] or not os.path.isfile(kernels[k]):
             fail("no %s kernel image (harness/bin/bench builds it)" % k)
@@ -302,11 +328,13 @@ def main(argv):
     print(text)
     os.makedirs(a.out, exist_ok=True)
     stem = "swap-%s-%s-%dM%s" % (corpus_name, a.algo, a.size,
-                                  "-4k" if a.no_mthp else "")
+                                  "-4k" if a.no_mthp else
+                                  "-fallback" if a.fallback else "")
     jpath = os.path.join(a.out, stem + ".json")
     with open(jpath, "w") as f:
         json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,
-                   "mthp": not a.no_mthp, "rounds_per_kernel": a.rounds,
+                   "mthp": not a.no_mthp, "fallback": a.fallback,
+                   "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                    "command": os.environ.get("ZMP_BENCH_CMD", ""),
                    "reference": ref, "summary": summary, "rounds": rounds,
@@ -314,7 +342,8 @@ def main(argv):
     ppath = os.path.join(a.out, stem + ".png")
     print("\nJSON: %s" % jpath)
     if plot(rounds, kinds, ppath, "%s %s %d MiB %s" % (
-            corpus_name, a.algo, a.size, "4K" if a.no_mthp else "16K mTHP")):
+            corpus_name, a.algo, a.size, "4K" if a.no_mthp else
+            "16K mTHP, forced fallback" if a.fallback else "16K mTHP")):
         print("plot: %s" % ppath)
     return 0
 

@@ -112,23 +112,35 @@ tree_dir() { echo "$ZMP_WORK/t/$1"; }
 
 # prepare_tree baseline|patched: the base (plus the sparse tree for
 # "patched"), synced into its own directory; prints the source directory.
+# The files of the swap-in change (mm/memory.c's block fallback): the
+# "noswapin" tree is the patched tree without them, the benchmark's
+# reference for what that change buys.
+SWAPIN_FILES_RE='^(mm/memory\.c|mm/page_io\.c|mm/swap\.h|mm/vmstat\.c|include/linux/vm_event_item\.h)$'
+
+# The overlaid files of tree KIND.
+tree_overlay() {
+	case $1 in
+	patched) overlay_files ;;
+	noswapin) overlay_files | grep -Ev "$SWAPIN_FILES_RE" ;;
+	esac
+}
+
+# prepare_tree baseline|patched|noswapin: the base with the tree's overlay.
 prepare_tree() {
 	local kind=$1 dst excl f
-	case $kind in baseline|patched) ;; *) die "unknown tree $kind" ;; esac
+	case $kind in baseline|patched|noswapin) ;; *) die "unknown tree $kind" ;; esac
 	prepare_base
-	[ "$kind" = patched ] && check_overlay_against_base
+	[ "$kind" = baseline ] || check_overlay_against_base
 	dst=$(tree_dir "$kind")/src
 	mkdir -p "$dst"
 	excl=$(mktemp)
-	[ "$kind" = patched ] && overlay_files | sed 's|^|/|' > "$excl"
+	tree_overlay "$kind" | sed 's|^|/|' > "$excl"
 	rsync -a --delete --exclude-from="$excl" "$BASE_DIR/" "$dst/"
 	rm -f "$excl"
-	if [ "$kind" = patched ]; then
-		while read -r f; do
-			mkdir -p "$dst/$(dirname "$f")"
-			cmp -s "$ZMP_ROOT/$f" "$dst/$f" || cp "$ZMP_ROOT/$f" "$dst/$f"
-		done < <(overlay_files)
-	fi
+	while read -r f; do
+		mkdir -p "$dst/$(dirname "$f")"
+		cmp -s "$ZMP_ROOT/$f" "$dst/$f" || cp "$ZMP_ROOT/$f" "$dst/$f"
+	done < <(tree_overlay "$kind")
 	echo "$dst"
 }
 
@@ -150,7 +162,7 @@ build_guest() {
 	out=$(tree_dir "$kind")/$variant
 	frags="$ZMP_HARNESS/configs/guest.config"
 	[ "$variant" = debug ] && frags="$frags $ZMP_HARNESS/configs/debug.config"
-	[ "$kind" = patched ] && frags="$frags $ZMP_HARNESS/configs/patched.config"
+	[ "$kind" = baseline ] || frags="$frags $ZMP_HARNESS/configs/patched.config"
 	[ "$kind-$variant" = patched-debug ] &&
 		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
 	[ "$variant" = guest ] || [ "$variant" = debug ] || die "unknown variant $variant"

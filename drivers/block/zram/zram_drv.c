@@ -1417,6 +1417,25 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 
 static DEVICE_ATTR_RW(multi_pages);
 static DEVICE_ATTR_RO(multi_pages_stat);
+
+/*
+ * Advertise the block as the optimal I/O size while the device stores
+ * blocks: swap-in reads a whole block into small folios when it cannot have
+ * a large one (swap_block_order()), rather than decompressing it per page.
+ */
+static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
+{
+	struct queue_limits lim;
+
+	lim = queue_limits_start_update(zram->disk->queue);
+	lim.io_opt = io_opt;
+	if (queue_limits_commit_update(zram->disk->queue, &lim))
+		pr_warn("%s: cannot set io_opt\n", zram->disk->disk_name);
+}
+#else
+static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
+{
+}
 #endif
 
 static DEVICE_ATTR_RO(io_stat);
@@ -1575,18 +1594,14 @@ out:
 		~(1UL << ZRAM_UNDER_WB));
 }
 
-/*
- * Reads (decompresses if needed) a page from zspool (zsmalloc).
- * Corresponding ZRAM slot should be locked.
- */
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
- * Decompress the block object of slot @index into @dst, a whole block, or
- * into the stream buffer if @dst is NULL, then copy the slot's page out
- * into @page. Slot (block) should be locked.
+ * A partial read of a stored block: decompress the block into the stream
+ * buffer and copy slot @index's page out into @page. Slot (block) should be
+ * locked.
  */
-static int zram_read_block_object(struct zram *zram, u32 index, void *dst,
-				  struct page *page)
+static int zram_read_block_page(struct zram *zram, u32 index,
+				struct page *page)
 {
 	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
 	struct zram_block *blk = zram_block_of(zram, index);
@@ -1596,10 +1611,10 @@ static int zram_read_block_object(struct zram *zram, u32 index, void *dst,
 
 	zstrm = zcomp_stream_get(comp);
 	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
-	ret = zcomp_decompress(comp, zstrm, src, blk->size,
-			       dst ?: zstrm->buffer, ZRAM_BLOCK_SIZE);
+	ret = zcomp_decompress(comp, zstrm, src, blk->size, zstrm->buffer,
+			       ZRAM_BLOCK_SIZE);
 	zs_unmap_object(zram->mem_pool, blk->handle);
-	if (!ret && page) {
+	if (!ret) {
 		mem = kmap_local_page(page);
 		memcpy(mem, zstrm->buffer +
 		       (index & (ZRAM_BLOCK_PAGES - 1)) * PAGE_SIZE, PAGE_SIZE);
@@ -1610,6 +1625,10 @@ static int zram_read_block_object(struct zram *zram, u32 index, void *dst,
 }
 #endif
 
+/*
+ * Reads (decompresses if needed) a page from zspool (zsmalloc).
+ * Corresponding ZRAM slot should be locked.
+ */
 static int zram_read_from_zspool(struct zram *zram, struct page *page,
 				 u32 index)
 {
@@ -1623,7 +1642,7 @@ static int zram_read_from_zspool(struct zram *zram, struct page *page,
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	if (zram_in_block(zram, index)) {
 		atomic64_inc(&zram->block_stats.partial_reads);
-		return zram_read_block_object(zram, index, NULL, page);
+		return zram_read_block_page(zram, index, page);
 	}
 #endif
 
@@ -2028,28 +2047,77 @@ compress_again:
 }
 
 /*
- * Read a whole stored block into the ZRAM_BLOCK_PAGES pages from @page with
- * one decompression. -EAGAIN: the slots do not hold one block object any
- * more (a page was rewritten or freed), read them page by page.
+ * Copy a block decompressed into the stream buffer out to the segments of
+ * @bio from @iter on: the small folios of a swap-in that could not have a
+ * large one, or of a page cache read.
  */
-static int zram_read_block(struct zram *zram, struct page *page, u32 index)
+static void zram_copy_block_to_bio(struct zram *zram, const void *src,
+				   struct bio *bio, struct bvec_iter iter)
 {
+	unsigned int done = 0;
+	struct bio_vec bv;
+
+	while (done < ZRAM_BLOCK_SIZE) {
+		bv = bio_iter_iovec(bio, iter);
+		bv.bv_len = min(bv.bv_len, ZRAM_BLOCK_SIZE - done);
+		memcpy_to_bvec(&bv, src + done);
+		flush_dcache_page(bv.bv_page);
+		done += bv.bv_len;
+		bio_advance_iter_single(bio, &iter, bv.bv_len);
+	}
+}
+
+/*
+ * Read the whole stored block that @bio covers from @iter on (a
+ * block-aligned slot @index, at least a block left) with one decompression:
+ * straight into the pages when one large folio holds the block, else into
+ * the stream buffer and copied out. -EAGAIN: the slots do not hold one
+ * block object any more (a page was rewritten or freed), read them page by
+ * page.
+ */
+static int zram_read_block(struct zram *zram, struct bio *bio,
+			   struct bvec_iter iter, u32 index)
+{
+	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
+	struct page *page = zram_bio_block(zram, bio, iter);
+	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
 	unsigned int i;
 	int ret = -EAGAIN;
+	void *src;
 
 	zram_slot_lock(zram, index);
 	blk = zram_block_of(zram, index);
-	if (blk->live == BIT(ZRAM_BLOCK_PAGES) - 1) {
-		ret = zram_read_block_object(zram, index, page_address(page),
-					     NULL);
-		for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
-			zram_accessed(zram, index + i);
-	}
+	if (blk->live != BIT(ZRAM_BLOCK_PAGES) - 1)
+		goto out;
+
+	zstrm = zcomp_stream_get(comp);
+	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
+	ret = zcomp_decompress(comp, zstrm, src, blk->size,
+			       page ? page_address(page) : zstrm->buffer,
+			       ZRAM_BLOCK_SIZE);
+	zs_unmap_object(zram->mem_pool, blk->handle);
+	if (!ret && page)
+		flush_dcache_folio(page_folio(page));
+	else if (!ret)
+		zram_copy_block_to_bio(zram, zstrm->buffer, bio, iter);
+	zcomp_stream_put(comp);
+
+	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+		zram_accessed(zram, index + i);
+out:
 	zram_slot_unlock(zram, index);
 	if (!ret)
 		atomic64_inc(&zram->block_stats.block_reads);
 	return ret;
+}
+
+/* A read of @bio from @iter on that may take a whole block at once */
+static bool zram_bio_reads_block(struct zram *zram, struct bio *bio,
+				 struct bvec_iter iter)
+{
+	return zram_multi_pages(zram) && iter.bi_size >= ZRAM_BLOCK_SIZE &&
+	       IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT);
 }
 #else
 static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
@@ -2058,12 +2126,19 @@ static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
 	return NULL;
 }
 
+static bool zram_bio_reads_block(struct zram *zram, struct bio *bio,
+				 struct bvec_iter iter)
+{
+	return false;
+}
+
 static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 {
 	return -EOPNOTSUPP;
 }
 
-static int zram_read_block(struct zram *zram, struct page *page, u32 index)
+static int zram_read_block(struct zram *zram, struct bio *bio,
+			   struct bvec_iter iter, u32 index)
 {
 	return -EAGAIN;
 }
@@ -2443,18 +2518,16 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		u32 offset = (iter.bi_sector & (SECTORS_PER_PAGE - 1)) <<
 				SECTOR_SHIFT;
 		struct bio_vec bv = bio_iter_iovec(bio, iter);
-		struct page *block = zram_bio_block(zram, bio, iter);
 		int ret;
 
-		if (block) {
-			ret = zram_read_block(zram, block, index);
+		if (zram_bio_reads_block(zram, bio, iter)) {
+			ret = zram_read_block(zram, bio, iter, index);
 			if (ret != -EAGAIN) {
 				if (ret < 0) {
 					atomic64_inc(&zram->stats.failed_reads);
 					bio->bi_status = BLK_STS_IOERR;
 					break;
 				}
-				flush_dcache_folio(page_folio(block));
 				bio_advance_iter_single(bio, &iter,
 							ZRAM_BLOCK_SIZE);
 				continue;
@@ -2616,6 +2689,7 @@ static void zram_reset_device(struct zram *zram)
 	/* I/O operation under all of CPU are done so let's free */
 	zram_meta_free(zram, zram->disksize);
 	zram->disksize = 0;
+	zram_set_io_opt(zram, PAGE_SIZE);
 	zram_destroy_comps(zram);
 	memset(&zram->stats, 0, sizeof(zram->stats));
 #ifdef CONFIG_ZRAM_MULTI_PAGES
@@ -2673,6 +2747,8 @@ static ssize_t disksize_store(struct device *dev,
 		zram->num_active_comps++;
 	}
 	zram->disksize = disksize;
+	if (zram_multi_pages(zram))
+		zram_set_io_opt(zram, ZRAM_BLOCK_SIZE);
 	set_capacity_and_notify(zram->disk, zram->disksize >> SECTOR_SHIFT);
 	up_write(&zram->init_lock);
 
