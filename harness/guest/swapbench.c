@@ -146,9 +146,14 @@ static void snap(struct snapshot *s)
 	}
 }
 
+/*
+ * @a: before swap-out; @out: after it; @mid: before swap-in (the classes
+ * dump and the fault injection switch in between are not timed); @in:
+ * after swap-in.
+ */
 static void print_round(int round, const struct snapshot *a,
-			const struct snapshot *out, const struct snapshot *in,
-			unsigned long mismatches)
+			const struct snapshot *out, const struct snapshot *mid,
+			const struct snapshot *in, unsigned long mismatches)
 {
 	static const char * const mm_names[] = {
 		"orig_data_size", "compr_data_size", "mem_used_total",
@@ -159,16 +164,17 @@ static void print_round(int round, const struct snapshot *a,
 	int i;
 
 	printf("ZMP_ROUND {\"round\": %d, \"swapout_ms\": %.1f, \"swapin_ms\": %.1f, ",
-	       round, (out->mono - a->mono) * 1e3, (in->mono - out->mono) * 1e3);
+	       round, (out->mono - a->mono) * 1e3, (in->mono - mid->mono) * 1e3);
 	printf("\"swapout_stime_ms\": %.1f, \"swapin_stime_ms\": %.1f, ",
-	       (out->stime - a->stime) * 1e3, (in->stime - out->stime) * 1e3);
+	       (out->stime - a->stime) * 1e3, (in->stime - mid->stime) * 1e3);
 	printf("\"sys_ms\": %.1f, ",
-	       (double)(in->sys_ticks - a->sys_ticks) * 1e3 / tck);
+	       (double)(in->sys_ticks - mid->sys_ticks +
+			out->sys_ticks - a->sys_ticks) * 1e3 / tck);
 	printf("\"pswpout\": %llu, \"pswpin\": %llu, ",
 	       out->pswpout - a->pswpout, in->pswpin - out->pswpin);
 	printf("\"swpin_block_fallback\": %llu, \"partial_reads\": %llu, ",
-	       in->block_fallback - out->block_fallback,
-	       in->partial_reads - out->partial_reads);
+	       in->block_fallback - mid->block_fallback,
+	       in->partial_reads - mid->partial_reads);
 	/* pool state right after swap-out: everything is stored */
 	printf("\"mm_stat\": {");
 	for (i = 0; i < 9; i++)
@@ -210,6 +216,23 @@ static unsigned long compare(const unsigned char *mem, int fd, size_t size)
 	return bad;
 }
 
+/* The pool's debugfs classes table, each line prefixed "ZMP_CLASSES " */
+static void dump_classes(void)
+{
+	char path[256], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/zsmalloc/%s/classes",
+		 zram);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		printf("ZMP_CLASSES %s", line);
+	fclose(f);
+	fflush(stdout);
+}
+
 static void make_it_fail(int on)
 {
 	int fd = open("/proc/self/make-it-fail", O_WRONLY);
@@ -243,7 +266,7 @@ int main(int argc, char **argv)
 	const char *corpus = NULL;
 	unsigned long size_mib = 100, rounds = 3, total_bad = 0, r;
 	unsigned long long corpus_bytes;
-	struct snapshot a, out, in;
+	struct snapshot a, out, mid, in;
 	unsigned char *mem;
 	struct stat st;
 	size_t size, off;
@@ -315,9 +338,12 @@ int main(int argc, char **argv)
 		snap(&a);
 		if (madvise(mem, size, MADV_PAGEOUT))
 			die("madvise(MADV_PAGEOUT)");
+		snap(&out);
+		if (r == 1)
+			dump_classes();	/* after the timed phase */
 		if (fail_swapin)
 			make_it_fail(1);
-		snap(&out);
+		snap(&mid);
 		for (off = 0; off < size; off += PG)
 			sink += mem[off];
 		snap(&in);
@@ -326,7 +352,7 @@ int main(int argc, char **argv)
 		(void)sink;
 		bad = compare(mem, fd, size);
 		total_bad += bad;
-		print_round(r, &a, &out, &in, bad);
+		print_round(r, &a, &out, &mid, &in, bad);
 	}
 	printf("ZMP_DONE {\"rounds\": %lu, \"size_mib\": %lu, \"mismatches\": %lu}\n",
 	       rounds, size_mib, total_bad);

@@ -152,7 +152,37 @@ def run_round(a, kind, kernel, img, rnd):
         fail("%s: %d bytes differ after swap-in" % (label, r["mismatches"]))
     r["kernel"] = kind
     r["round"] = rnd
+    r["classes"] = classes_summary(text)
     return r
+
+
+CLASSES_PREFIX = "ZMP_CLASSES "
+
+
+def classes_summary(text):
+    """Per family (base: objects up to a page; multi-page: larger), the
+    debugfs zsmalloc classes table the guest printed after swap-out."""
+    fams = {}
+    for line in text.splitlines():
+        if not line.startswith(CLASSES_PREFIX):
+            continue
+        f = line[len(CLASSES_PREFIX):].split()
+        if len(f) < 18 or not f[0].isdigit():
+            continue
+        size, allocated, used, pages = int(f[1]), int(f[13]), int(f[14]), int(f[15])
+        freeable = int(f[17])
+        if not allocated:
+            continue
+        fam = fams.setdefault("base" if size <= 4096 else "multi-page", {
+            "classes": 0, "obj_allocated": 0, "obj_used": 0,
+            "pages_used": 0, "freeable": 0, "zspages_not_full": 0})
+        fam["classes"] += 1
+        fam["obj_allocated"] += allocated
+        fam["obj_used"] += used
+        fam["pages_used"] += pages
+        fam["freeable"] += freeable
+        fam["zspages_not_full"] += sum(int(x) for x in f[2:12])
+    return fams
 
 
 def mean(xs):
@@ -202,7 +232,7 @@ def ratios(kinds):
     return pairs
 
 
-def table(summary, kinds, ref, a, corpus_name):
+def table(summary, kinds, ref, a, corpus_name, rounds):
     lines = []
     pairs = ratios(kinds)
     head = "| per round (mean of %d) |" % a.rounds + "".join(
@@ -249,6 +279,20 @@ def table(summary, kinds, ref, a, corpus_name):
                    % (b.upper().replace("K", " KiB"), ref["stored_" + b],
                       100.0 * ref["stored_" + b] / ref["bytes"],
                       ref["stored_zram_" + b]))
+    out += ["", "zsmalloc pool right after the first swap-out (debugfs "
+            "zsmalloc/zram0/classes, classes in use, by family):",
+            "| kernel | family | classes | obj_allocated | obj_used | "
+            "pages_used | freeable pages | zspages not full |",
+            "|---|---|---|---|---|---|---|---|"]
+    for k in kinds:
+        first = [r for r in rounds if r["kernel"] == k and r["round"] == 1]
+        fams = first[0].get("classes", {}) if first else {}
+        for fam in ("base", "multi-page"):
+            c = fams.get(fam)
+            if c:
+                out.append("| %s | %s | %d | %d | %d | %d | %d | %d |" % (
+                    k, fam, c["classes"], c["obj_allocated"], c["obj_used"],
+                    c["pages_used"], c["freeable"], c["zspages_not_full"]))
     if "baseline" in kinds and "patched" in kinds and \
             a.baseline_kernel and a.patched_kernel and \
             same_file(a.baseline_kernel, a.patched_kernel):
@@ -323,7 +367,7 @@ def main(argv):
             rounds.append(r)
     summary = {k: summarize([r for r in rounds if r["kernel"] == k])
                for k in kinds}
-    text = table(summary, kinds, ref, a, corpus_name)
+    text = table(summary, kinds, ref, a, corpus_name, rounds)
     text = "command: %s\n%s" % (os.environ.get("ZMP_BENCH_CMD", ""), text)
     print(text)
     os.makedirs(a.out, exist_ok=True)

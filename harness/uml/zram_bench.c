@@ -1,37 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zram_bench: the zram data path at native speed (built for UML by
- * harness/bin/uml-bench, loaded once per measurement).
+ * zram_bench: the zram data path at native speed, under UML.
  *
- * Reads MiB of a corpus file into folios of 1 << order pages, writes them
- * to a zram device with one bio per folio (timed), reads them back the same
- * way (timed) and compares every byte. With order 2 on a device with
- * multi_pages on, every write is one 16 KiB block; with order 0, pages.
- * Prints one line "zram_bench: {json}"; the caller reads mm_stat after.
+ * harness/bin/uml-bench builds this file into a UML kernel (in a copy of the
+ * patched tree, never in the series) and boots it. UML cannot run user
+ * space on every host, so everything happens in a late initcall, like
+ * KUnit: it mounts sysfs, devtmpfs and the host directory holding the
+ * corpus (hostfs), then for each round, algorithm (zstd, lz4) and unit
+ * (16 KiB folios on a device with multi_pages on, 4 KiB pages with it off)
+ * sets up a fresh zram0 through sysfs, writes the corpus with one bio per
+ * folio (timed), reads it back the same way (timed), compares every byte,
+ * and prints one line "ZMP_UB {json}" with zram's mm_stat. Then it powers
+ * the machine off.
  *
- *   insmod zram_bench.ko dev=/dev/zram0 corpus=/path/img mib=64 order=2
+ * Kernel parameters: zram_bench.dir=HOSTDIR (holding corpus.img)
+ * zram_bench.mib=64 zram_bench.rounds=3
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/highmem.h>
+#include <linux/init_syscalls.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/reboot.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-static char *dev = "/dev/zram0";
-module_param(dev, charp, 0444);
-static char *corpus;
-module_param(corpus, charp, 0444);
+static char *dir;
+module_param(dir, charp, 0444);
 static unsigned int mib = 64;
 module_param(mib, uint, 0444);
-static unsigned int order;
-module_param(order, uint, 0444);
+static unsigned int rounds = 3;
+module_param(rounds, uint, 0444);
 
-static int read_corpus(void *buf, size_t size)
+static int read_file(const char *path, void *buf, size_t size)
 {
-	struct file *f = filp_open(corpus, O_RDONLY, 0);
+	struct file *f = filp_open(path, O_RDONLY, 0);
 	loff_t pos = 0;
 	ssize_t n;
 
@@ -42,11 +47,27 @@ static int read_corpus(void *buf, size_t size)
 		if (n <= 0)
 			break;
 	}
-	fput(f);
-	return pos == size ? 0 : -EIO;
+	__fput_sync(f);
+	return pos;
 }
 
-/* One bio for folio @i, synchronous (zram completes it in submit_bio()) */
+static int zram_attr(const char *attr, const char *val)
+{
+	char path[64];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/block/zram0/%s", attr);
+	f = filp_open(path, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, val, strlen(val), &pos);
+	__fput_sync(f);
+	return n < 0 ? n : 0;
+}
+
+/* One synchronous bio for folio @i (zram completes it in submit_bio()) */
 static int folio_io(struct block_device *bdev, struct folio *folio,
 		    unsigned long i, blk_opf_t op)
 {
@@ -59,82 +80,107 @@ static int folio_io(struct block_device *bdev, struct folio *folio,
 	return submit_bio_wait(&bio);
 }
 
-static int __init zram_bench_init(void)
+static int __init run_one(const void *corpus, size_t size, unsigned int round,
+			  const char *algo, unsigned int order)
 {
-	size_t size = (size_t)mib << 20, fsize = PAGE_SIZE << order;
+	size_t fsize = PAGE_SIZE << order;
 	unsigned long nr = size / fsize, i, bad = 0;
-	struct folio **folios = NULL;
+	struct folio **folios;
 	struct file *bdev_file;
 	struct block_device *bdev;
 	u64 t0, t_write, t_read;
-	void *buf;
+	char disksize[32], mm_stat[256] = "";
 	int ret;
 
-	if (!corpus || !mib || order > MAX_PAGE_ORDER)
-		return -EINVAL;
-	buf = vmalloc(size);
-	folios = kvcalloc(nr, sizeof(*folios), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!buf || !folios)
-		goto out;
-	ret = read_corpus(buf, size);
+	snprintf(disksize, sizeof(disksize), "%zuM", 2 * (size >> 20) + 16);
+	ret = zram_attr("reset", "1") ?: zram_attr("multi_pages", order ? "1" : "0") ?:
+	      zram_attr("comp_algorithm", algo) ?: zram_attr("disksize", disksize);
 	if (ret)
-		goto out;
+		return ret;
+
+	folios = kvcalloc(nr, sizeof(*folios), GFP_KERNEL);
+	if (!folios)
+		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		folios[i] = folio_alloc(GFP_KERNEL, order);
 		if (!folios[i]) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		memcpy_to_folio(folios[i], 0, buf + i * fsize, fsize);
+		memcpy(folio_address(folios[i]), corpus + i * fsize, fsize);
 	}
 
-	bdev_file = bdev_file_open_by_path(dev, BLK_OPEN_READ | BLK_OPEN_WRITE,
+	bdev_file = bdev_file_open_by_path("/dev/zram0",
+					   BLK_OPEN_READ | BLK_OPEN_WRITE,
 					   NULL, NULL);
 	if (IS_ERR(bdev_file)) {
 		ret = PTR_ERR(bdev_file);
 		goto out;
 	}
 	bdev = file_bdev(bdev_file);
-
 	t0 = ktime_get_ns();
 	for (i = 0; i < nr && !ret; i++)
 		ret = folio_io(bdev, folios[i], i, REQ_OP_WRITE);
 	t_write = ktime_get_ns() - t0;
 	for (i = 0; i < nr; i++)
-		folio_zero_range(folios[i], 0, fsize);
+		memset(folio_address(folios[i]), 0, fsize);
 	t0 = ktime_get_ns();
 	for (i = 0; i < nr && !ret; i++)
 		ret = folio_io(bdev, folios[i], i, REQ_OP_READ);
 	t_read = ktime_get_ns() - t0;
-	fput(bdev_file);
+	__fput_sync(bdev_file);
 
 	/* UML has no highmem: a folio's pages are mapped contiguously */
 	for (i = 0; i < nr && !ret; i++) {
-		const u8 *p = folio_address(folios[i]), *q = buf + i * fsize;
+		const u8 *p = folio_address(folios[i]), *q = corpus + i * fsize;
 		size_t off;
 
 		for (off = 0; off < fsize; off++)
 			bad += p[off] != q[off];
 	}
-	pr_info("zram_bench: {\"dev\": \"%s\", \"order\": %u, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"write_MBps\": %llu, \"read_MBps\": %llu, \"mismatches\": %lu, \"error\": %d}\n",
-		dev, order, size, t_write, t_read,
-		div64_u64((u64)size * 1000, t_write ?: 1),
-		div64_u64((u64)size * 1000, t_read ?: 1), bad, ret);
+	read_file("/sys/block/zram0/mm_stat", mm_stat, sizeof(mm_stat) - 1);
+	strreplace(mm_stat, '\n', ' ');
+	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\"}\n",
+		round, algo, order, size, t_write, t_read, bad, ret, mm_stat);
 out:
-	if (folios)
-		for (i = 0; i < nr && folios[i]; i++)
-			folio_put(folios[i]);
+	for (i = 0; i < nr && folios[i]; i++)
+		folio_put(folios[i]);
 	kvfree(folios);
-	vfree(buf);
 	return ret;
 }
 
-static void __exit zram_bench_exit(void)
+static int __init zram_bench_init(void)
 {
-}
+	static const char * const algos[] = { "zstd", "lz4" };
+	size_t size = (size_t)mib << 20;
+	char path[256];
+	unsigned int r, a, o;
+	void *corpus;
+	int ret;
 
-module_init(zram_bench_init);
-module_exit(zram_bench_exit);
-MODULE_DESCRIPTION("zram data path micro-benchmark");
-MODULE_LICENSE("GPL");
+	if (!dir)
+		return 0;
+	init_mkdir("/sys", 0755);
+	init_mkdir("/host", 0755);
+	ret = init_mount("sysfs", "/sys", "sysfs", 0, NULL) ?:
+	      init_mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) ?:
+	      init_mount("none", "/host", "hostfs", 0, dir);
+	corpus = vmalloc(size);
+	if (!ret && !corpus)
+		ret = -ENOMEM;
+	if (!ret) {
+		snprintf(path, sizeof(path), "/host/corpus.img");
+		if (read_file(path, corpus, size) != size)
+			ret = -EIO;
+	}
+	for (r = 1; r <= rounds && !ret; r++)
+		for (a = 0; a < ARRAY_SIZE(algos) && !ret; a++)
+			for (o = 0; o <= 2 && !ret; o += 2)
+				ret = run_one(corpus, size, r, algos[a], 2 - o);
+	zram_attr("reset", "1");
+	vfree(corpus);
+	pr_info("ZMP_UB_DONE %d\n", ret);
+	kernel_power_off();
+	return 0;
+}
+late_initcall(zram_bench_init);
