@@ -27,7 +27,8 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Debian packages the harness needs on the host.
 HOST_PKGS="$BASE_PKG=$BASE_VERSION build-essential flex bison bc cpio kmod
 	libelf-dev libssl-dev ccache qemu-system-x86 busybox-static xz-utils
-	zstd libzstd-dev liblz4-dev python3 python3-matplotlib rsync git sparse"
+	zstd libzstd-dev liblz4-dev python3 python3-matplotlib rsync git sparse
+	python3-ply python3-git"
 
 install_host_deps() {
 	local missing=() p name want
