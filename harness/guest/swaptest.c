@@ -77,6 +77,27 @@ static void read_corpus(int fd, unsigned char *dst, size_t len, off_t off)
 		die("reading the corpus");
 }
 
+/* SIZE bytes of the corpus, the reference the tests compare with */
+static unsigned char *read_reference(const char *corpus, size_t size)
+{
+	unsigned char *ref = malloc(size);
+	int fd = open(corpus, O_RDONLY);
+
+	if (fd < 0 || !ref)
+		die(corpus);
+	read_corpus(fd, ref, size, 0);
+	close(fd);
+	return ref;
+}
+
+static void fill_and_page_out(unsigned char *mem, const unsigned char *ref,
+			      size_t size)
+{
+	memcpy(mem, ref, size);
+	if (madvise(mem, size, MADV_PAGEOUT))
+		die("MADV_PAGEOUT");
+}
+
 static unsigned long touch_and_count(unsigned char *mem, size_t size)
 {
 	volatile unsigned char sink = 0;
@@ -87,19 +108,26 @@ static unsigned long touch_and_count(unsigned char *mem, size_t size)
 	return sink;
 }
 
+static unsigned long count_diff(const unsigned char *a, const unsigned char *b,
+				size_t size)
+{
+	unsigned long bad = 0;
+	size_t off;
+
+	for (off = 0; off < size; off++)
+		if (a[off] != b[off])
+			bad++;
+	return bad;
+}
+
 static int partial(const char *corpus, size_t size)
 {
-	unsigned char *mem = map_aligned(size), *ref = malloc(size);
+	unsigned char *mem = map_aligned(size);
+	unsigned char *ref = read_reference(corpus, size);
 	unsigned long bad = 0;
 	size_t off, i;
-	int fd = open(corpus, O_RDONLY);
 
-	if (fd < 0 || !ref)
-		die(corpus);
-	read_corpus(fd, ref, size, 0);
-	memcpy(mem, ref, size);
-	if (madvise(mem, size, MADV_PAGEOUT))
-		die("MADV_PAGEOUT");
+	fill_and_page_out(mem, ref, size);
 	for (off = PG; off < size; off += BLK)
 		if (madvise(mem + off, PG, MADV_DONTNEED))
 			die("MADV_DONTNEED");
@@ -118,39 +146,30 @@ static int partial(const char *corpus, size_t size)
 	if (madvise(mem, size, MADV_PAGEOUT))
 		die("MADV_PAGEOUT");
 	touch_and_count(mem, size);
-	i = 0;
-	for (off = 0; off < size; off++)
-		if (mem[off] != ref[off])
-			i++;
+	i = count_diff(mem, ref, size);
 	printf("after refilling and swapping again: %zu bytes differ\n", i);
 	return bad || i;
 }
 
 static int hold(const char *corpus, size_t size, const char *cmd)
 {
-	unsigned char *mem = map_aligned(size), *ref = malloc(size);
-	int fd = open(corpus, O_RDONLY), rc;
+	unsigned char *mem = map_aligned(size);
+	unsigned char *ref = read_reference(corpus, size);
 	const char *mixed = getenv("MIXED");
-	unsigned long bad = 0;
+	unsigned long bad;
 	size_t off;
+	int rc;
 
-	if (fd < 0 || !ref)
-		die(corpus);
 	if (mixed && !strcmp(mixed, "1"))
 		for (off = 0; off < size; off += 2 * 16 * PG)
 			if (madvise(mem + off, 16 * PG, MADV_NOHUGEPAGE))
 				die("MADV_NOHUGEPAGE");
-	read_corpus(fd, ref, size, 0);
-	memcpy(mem, ref, size);
-	if (madvise(mem, size, MADV_PAGEOUT))
-		die("MADV_PAGEOUT");
+	fill_and_page_out(mem, ref, size);
 	fflush(stdout);
 	rc = system(cmd);
 	printf("'%s' exited with %d\n", cmd, rc);
 	touch_and_count(mem, size);
-	for (off = 0; off < size; off++)
-		if (mem[off] != ref[off])
-			bad++;
+	bad = count_diff(mem, ref, size);
 	printf("after '%s': %lu bytes differ\n", cmd, bad);
 	return bad || rc;
 }
@@ -164,32 +183,17 @@ static void make_it_fail(void)
 	close(fd);
 }
 
-static unsigned long count_diff(const unsigned char *a, const unsigned char *b,
-				size_t size)
-{
-	unsigned long bad = 0;
-	size_t off;
-
-	for (off = 0; off < size; off++)
-		if (a[off] != b[off])
-			bad++;
-	return bad;
-}
 
 static int fallback(const char *corpus, size_t size, const char *how)
 {
-	unsigned char *mem = map_aligned(size), *ref = malloc(size);
-	int fd = open(corpus, O_RDONLY), status;
+	unsigned char *mem = map_aligned(size);
+	unsigned char *ref = read_reference(corpus, size);
 	unsigned long bad;
 	size_t off;
+	int status;
 	pid_t pid;
 
-	if (fd < 0 || !ref)
-		die(corpus);
-	read_corpus(fd, ref, size, 0);
-	memcpy(mem, ref, size);
-	if (madvise(mem, size, MADV_PAGEOUT))
-		die("MADV_PAGEOUT");
+	fill_and_page_out(mem, ref, size);
 
 	if (!strcmp(how, "fork")) {
 		pid = fork();
