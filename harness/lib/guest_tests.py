@@ -30,6 +30,8 @@ def main():
     ap.add_argument("--kunit", action="append", default=[], metavar="SUITE",
                     help="a KUnit suite built into the kernel that must pass")
     ap.add_argument("--append", default="", help="more kernel parameters")
+    ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                    help="a variable for the guest tests (run.conf)")
     ap.add_argument("tests", nargs="+")
     a = ap.parse_args()
 
@@ -40,8 +42,13 @@ def main():
     os.makedirs(logdir, exist_ok=True)
     initrd = os.path.join(guest.WORK, "initramfs-%s.cpio.gz" % a.label)
     logfile = os.path.join(logdir, "%s.log" % a.label)
-    guest.make_initramfs(initrd, {"MODE": "test", "TESTS": " ".join(a.tests)},
-                         a.src)
+    conf = {"MODE": "test", "TESTS": " ".join(a.tests)}
+    for kv in a.conf:
+        k, sep, v = kv.partition("=")
+        if not sep or not k.isidentifier():
+            ap.error("--conf %s: not KEY=VALUE" % kv)
+        conf[k] = v
+    guest.make_initramfs(initrd, conf, a.src)
     guest.log("booting %s: %s (console: %s)" % (a.label, " ".join(a.tests), logfile))
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
                                      drives=[a.corpus], mem=a.mem,
