@@ -1371,6 +1371,24 @@ static ssize_t multi_pages_show(struct device *dev,
 	return sysfs_emit(buf, "%d\n", val);
 }
 
+/* kstrtobool() decides on the first characters: take whole words only */
+static int zram_parse_bool(const char *buf, bool *val)
+{
+	static const char * const words[] = {
+		"0", "1", "n", "y", "no", "yes", "off", "on", "false", "true",
+	};
+	char copy[8], *word;
+	int i;
+
+	if (strscpy(copy, skip_spaces(buf), sizeof(copy)) < 0)
+		return -EINVAL;
+	word = strim(copy);
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcasecmp(word, words[i]))
+			return kstrtobool(word, val);
+	return -EINVAL;
+}
+
 static ssize_t multi_pages_store(struct device *dev,
 				 struct device_attribute *attr,
 				 const char *buf, size_t len)
@@ -1378,7 +1396,7 @@ static ssize_t multi_pages_store(struct device *dev,
 	struct zram *zram = dev_to_zram(dev);
 	bool val;
 
-	if (kstrtobool(buf, &val))
+	if (zram_parse_bool(buf, &val))
 		return -EINVAL;
 
 	down_write(&zram->init_lock);
@@ -1471,7 +1489,9 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 	size_t num_pages, index;
 
 	num_pages = disksize >> PAGE_SHIFT;
-	zram->table = vzalloc(array_size(num_pages, sizeof(*zram->table)));
+	/* The size comes from user space: fail quietly if it is too large */
+	zram->table = __vmalloc(array_size(num_pages, sizeof(*zram->table)),
+				GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!zram->table)
 		return false;
 
@@ -2705,11 +2725,14 @@ static ssize_t disksize_store(struct device *dev,
 	u64 disksize;
 	struct zcomp *comp;
 	struct zram *zram = dev_to_zram(dev);
+	char *end;
 	int err;
 	u32 prio;
 
-	disksize = memparse(buf, NULL);
-	if (!disksize)
+	disksize = memparse(buf, &end);
+	/* Slots are indexed by u32, and PAGE_ALIGN() must not wrap */
+	if (!disksize || *skip_spaces(end) ||
+	    disksize > ((u64)U32_MAX << PAGE_SHIFT))
 		return -EINVAL;
 
 	down_write(&zram->init_lock);

@@ -39,15 +39,15 @@ if [ ! -e /sys/block/zram$dev_start/multi_pages ]; then
 	exit $ksft_skip
 fi
 
-for v in 1 y on; do
+for v in 1 y on yes TRUE; do
 	expect_write "$v" OK
 	expect_value 1
 done
-for v in 0 n off; do
+for v in 0 n off no False; do
 	expect_write "$v" OK
 	expect_value 0
 done
-for v in 2 -1 garbage 99999999999999999999; do
+for v in 2 -1 garbage 99999999999999999999 1x yes2 onion; do
 	expect_write "$v" FAIL
 	expect_value 0
 done
