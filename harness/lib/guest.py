@@ -65,6 +65,14 @@ def install_kselftests(src_tree, dest):
                     os.path.join(dest, "kselftest"))
 
 
+def compile_test_zswap(src_tree, exe):
+    """Statically link tools/testing/selftests/cgroup/test_zswap of SRC_TREE."""
+    d = os.path.join(src_tree, "tools/testing/selftests/cgroup")
+    subprocess.run(["gcc", "-O2", "-static", "-I", os.path.dirname(d), "-o", exe,
+                    os.path.join(d, "test_zswap.c"),
+                    os.path.join(d, "cgroup_util.c")], check=True)
+
+
 def make_initramfs(path, conf, src_tree):
     """Write a gzip'd newc cpio: busybox, guest programs, tests, kselftests."""
     root = tempfile.mkdtemp(prefix="zmp-initramfs-", dir=WORK)
@@ -86,6 +94,7 @@ def make_initramfs(path, conf, src_tree):
         for p in os.listdir(progs):
             shutil.copy(os.path.join(progs, p), os.path.join(root, "zmp/bin", p))
         install_kselftests(src_tree, os.path.join(root, "kselftest"))
+        compile_test_zswap(src_tree, os.path.join(root, "zmp/bin/test_zswap"))
         with open(os.path.join(root, "zmp/run.conf"), "w") as f:
             for k, v in conf.items():
                 f.write("%s='%s'\n" % (k, v))
