@@ -90,7 +90,7 @@ static void snap(struct snapshot *s)
 {
 	struct timespec ts;
 	struct rusage ru;
-	char path[256], line[512];
+	char path[1024], line[512];
 	FILE *f;
 	int i;
 

@@ -149,40 +149,95 @@ export CCACHE_BASEDIR=$ZMP_WORK CCACHE_NOHASHDIR=1
 
 # make_kernel SRC BUILD_DIR TARGET...: an out-of-tree build with ccache.
 make_kernel() {
-	local src=$1 out=$2
+	local src=$1 out=$2 a cross=
 	shift 2
+	for a in "$@"; do
+		case $a in CROSS_COMPILE=*) cross=${a#CROSS_COMPILE=} ;; esac
+	done
 	mkdir -p "$out"
-	make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" \
+	make -s -C "$src" O="$out" CC="ccache ${cross}gcc" HOSTCC="ccache gcc" \
 		-j"$ZMP_JOBS" "$@"
 }
 
-# build_guest baseline|patched [debug]: builds bzImage, prints its path.
+# The x86-only lines of guest.config, left out of arm64 guests.
+X86_ONLY_RE='^CONFIG_(HYPERVISOR_GUEST|PARAVIRT|KVM_GUEST|SERIAL_8250[A-Z_]*)='
+
+# Cross-building for arm64 variants: make arguments, and the tools.
+arch_args() {
+	case $1 in
+	arm64*) echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ;;
+	esac
+}
+
+# The arm64 tools (cross compiler and libc, qemu), installed if missing,
+# and the arm64 guest's static busybox, from Debian's arm64 package.
+arm64_busybox() {
+	local d=$ZMP_WORK/arm64 deb
+	command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-system-aarch64 >/dev/null &&
+		[ -d /usr/aarch64-linux-gnu/include ] || {
+		[ "$(id -u)" -eq 0 ] || die "need root to install the arm64 tools"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get install -y -qq --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+			qemu-system-arm >/dev/null || die "apt-get install of the arm64 tools failed"
+	}
+	[ -x "$d/busybox" ] && { echo "$d/busybox"; return; }
+	mkdir -p "$d/deb"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64 && apt-get update -qq >/dev/null
+	fi
+	(cd "$d/deb" && apt-get download -q busybox-static:arm64 >/dev/null 2>&1) ||
+		die "apt-get download busybox-static:arm64 failed"
+	deb=$(ls "$d"/deb/busybox-static_*_arm64.deb | head -n 1)
+	dpkg-deb -x "$deb" "$d/x"
+	cp "$d/x/bin/busybox" "$d/busybox"
+	echo "$d/busybox"
+}
+
+# build_guest baseline|patched [guest|debug|arm64|arm64-16k]: builds the
+# kernel image, prints its path.
 build_guest() {
-	local kind=$1 variant=${2:-guest} src out frags
+	local kind=$1 variant=${2:-guest} src out frags args
 	src=$(prepare_tree "$kind")
 	out=$(tree_dir "$kind")/$variant
+	case $variant in guest|debug|arm64|arm64-16k) ;; *) die "unknown variant $variant" ;; esac
+	mkdir -p "$out"
 	frags="$ZMP_HARNESS/configs/guest.config"
+	case $variant in
+	arm64*)
+		grep -Ev "$X86_ONLY_RE" "$ZMP_HARNESS/configs/guest.config" > "$out/guest-arm64.config"
+		frags="$out/guest-arm64.config $ZMP_HARNESS/configs/arm64.config"
+		[ "$variant" = arm64-16k ] && frags="$frags $ZMP_HARNESS/configs/arm64-16k.config"
+		arm64_busybox >/dev/null ;;
+	esac
 	[ "$variant" = debug ] && frags="$frags $ZMP_HARNESS/configs/debug.config"
 	[ "$kind" = baseline ] || frags="$frags $ZMP_HARNESS/configs/patched.config"
 	[ "$kind-$variant" = patched-debug ] &&
 		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
-	[ "$variant" = guest ] || [ "$variant" = debug ] || die "unknown variant $variant"
-	mkdir -p "$out"
+	args=$(arch_args "$variant")
 	# shellcheck disable=SC2086
 	cat $frags > "$out/.zmp-fragments.new"
 	if ! cmp -s "$out/.zmp-fragments.new" "$out/.zmp-fragments" || [ ! -f "$out/.config" ]; then
 		log "configuring $kind-$variant"
-		make_kernel "$src" "$out" tinyconfig >/dev/null
 		# shellcheck disable=SC2086
-		(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+		make_kernel "$src" "$out" $args tinyconfig >/dev/null
+		# shellcheck disable=SC2086
+		(cd "$out" && env $args "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
 			"$out/.config" $frags >/dev/null)
-		make_kernel "$src" "$out" olddefconfig >/dev/null
+		# shellcheck disable=SC2086
+		make_kernel "$src" "$out" $args olddefconfig >/dev/null
 		check_config "$out/.config" $frags
 		mv "$out/.zmp-fragments.new" "$out/.zmp-fragments"
 	fi
 	log "building $kind-$variant kernel in $out"
-	make_kernel "$src" "$out" bzImage >&2 || die "kernel build failed: $kind-$variant"
-	echo "$out/arch/x86/boot/bzImage"
+	case $variant in
+	arm64*)
+		# shellcheck disable=SC2086
+		make_kernel "$src" "$out" $args Image >&2 || die "kernel build failed: $kind-$variant"
+		echo "$out/arch/arm64/boot/Image" ;;
+	*)
+		make_kernel "$src" "$out" bzImage >&2 || die "kernel build failed: $kind-$variant"
+		echo "$out/arch/x86/boot/bzImage" ;;
+	esac
 }
 
 # Every =y/=m line of the fragments must survive olddefconfig.

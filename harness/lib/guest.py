@@ -38,7 +38,10 @@ def log(msg):
           flush=True)
 
 
-def compile_guest_programs(outdir):
+CC = {"x86_64": "gcc", "arm64": "aarch64-linux-gnu-gcc"}
+
+
+def compile_guest_programs(outdir, arch="x86_64"):
     """Statically link the guest programs (harness/guest/*.c)."""
     os.makedirs(outdir, exist_ok=True)
     src = os.path.join(HARNESS, "guest")
@@ -49,7 +52,7 @@ def compile_guest_programs(outdir):
         cfile = os.path.join(src, name)
         if os.path.exists(exe) and os.path.getmtime(exe) > os.path.getmtime(cfile):
             continue
-        subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-static", "-o",
+        subprocess.run([CC[arch], "-O2", "-Wall", "-Werror", "-static", "-o",
                         exe, cfile], check=True)
     return outdir
 
@@ -65,21 +68,23 @@ def install_kselftests(src_tree, dest):
                     os.path.join(dest, "kselftest"))
 
 
-def compile_test_zswap(src_tree, exe):
+def compile_test_zswap(src_tree, exe, arch="x86_64"):
     """Statically link tools/testing/selftests/cgroup/test_zswap of SRC_TREE."""
     d = os.path.join(src_tree, "tools/testing/selftests/cgroup")
-    subprocess.run(["gcc", "-O2", "-static", "-I", os.path.dirname(d), "-o", exe,
+    subprocess.run([CC[arch], "-O2", "-static", "-I", os.path.dirname(d), "-o", exe,
                     os.path.join(d, "test_zswap.c"),
                     os.path.join(d, "cgroup_util.c")], check=True)
 
 
-def make_initramfs(path, conf, src_tree):
+def make_initramfs(path, conf, src_tree, arch="x86_64"):
     """Write a gzip'd newc cpio: busybox, guest programs, tests, kselftests."""
     root = tempfile.mkdtemp(prefix="zmp-initramfs-", dir=WORK)
     try:
         for d in ("bin", "zmp/bin", "zmp/tests", "proc", "sys", "dev", "tmp"):
             os.makedirs(os.path.join(root, d), exist_ok=True)
-        shutil.copy("/bin/busybox", os.path.join(root, "bin/busybox"))
+        busybox = ("/bin/busybox" if arch == "x86_64" else
+                   os.path.join(WORK, "arm64", "busybox"))
+        shutil.copy(busybox, os.path.join(root, "bin/busybox"))
         for applet in ("sh",):
             os.symlink("busybox", os.path.join(root, "bin", applet))
         g = os.path.join(HARNESS, "guest")
@@ -90,11 +95,13 @@ def make_initramfs(path, conf, src_tree):
         for t in os.listdir(os.path.join(g, "tests")):
             shutil.copy(os.path.join(g, "tests", t),
                         os.path.join(root, "zmp/tests", t))
-        progs = compile_guest_programs(os.path.join(WORK, "guest-bin"))
+        progs = compile_guest_programs(
+            os.path.join(WORK, "guest-bin" + ("" if arch == "x86_64" else "-" + arch)),
+            arch)
         for p in os.listdir(progs):
             shutil.copy(os.path.join(progs, p), os.path.join(root, "zmp/bin", p))
         install_kselftests(src_tree, os.path.join(root, "kselftest"))
-        compile_test_zswap(src_tree, os.path.join(root, "zmp/bin/test_zswap"))
+        compile_test_zswap(src_tree, os.path.join(root, "zmp/bin/test_zswap"), arch)
         with open(os.path.join(root, "zmp/run.conf"), "w") as f:
             for k, v in conf.items():
                 f.write("%s='%s'\n" % (k, v))
@@ -105,14 +112,21 @@ def make_initramfs(path, conf, src_tree):
 
 
 def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
-             append=""):
+             append="", arch="x86_64"):
     """Boot; returns (console text, timed_out)."""
-    cmd = ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max",
-           "-m", mem, "-smp", str(smp), "-nographic", "-no-reboot",
-           "-kernel", kernel, "-initrd", initrd,
-           "-append", "console=ttyS0 loglevel=5 panic=-1 oops=panic "
-                      "panic_on_warn=0 " + append]
-    if os.access("/dev/kvm", os.R_OK | os.W_OK) and os.environ.get("ZMP_KVM") == "1":
+    params = "loglevel=5 panic=-1 oops=panic panic_on_warn=0 " + append
+    if arch == "arm64":
+        cmd = ["qemu-system-aarch64", "-machine", "virt", "-cpu", "max",
+               "-m", mem, "-smp", str(smp), "-nographic", "-no-reboot",
+               "-kernel", kernel, "-initrd", initrd,
+               "-append", "console=ttyAMA0 " + params]
+    else:
+        cmd = ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max",
+               "-m", mem, "-smp", str(smp), "-nographic", "-no-reboot",
+               "-kernel", kernel, "-initrd", initrd,
+               "-append", "console=ttyS0 " + params]
+    if arch == "x86_64" and os.access("/dev/kvm", os.R_OK | os.W_OK) and \
+            os.environ.get("ZMP_KVM") == "1":
         cmd += ["-accel", "kvm"]
     else:
         cmd += ["-accel", "tcg"]

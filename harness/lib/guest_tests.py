@@ -30,6 +30,7 @@ def main():
     ap.add_argument("--kunit", action="append", default=[], metavar="SUITE",
                     help="a KUnit suite built into the kernel that must pass")
     ap.add_argument("--append", default="", help="more kernel parameters")
+    ap.add_argument("--arch", choices=("x86_64", "arm64"), default="x86_64")
     ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                     help="a variable for the guest tests (run.conf)")
     ap.add_argument("tests", nargs="+")
@@ -48,11 +49,11 @@ def main():
         if not sep or not k.isidentifier():
             ap.error("--conf %s: not KEY=VALUE" % kv)
         conf[k] = v
-    guest.make_initramfs(initrd, conf, a.src)
+    guest.make_initramfs(initrd, conf, a.src, a.arch)
     guest.log("booting %s: %s (console: %s)" % (a.label, " ".join(a.tests), logfile))
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
                                      drives=[a.corpus], mem=a.mem,
-                                     append=a.append)
+                                     append=a.append, arch=a.arch)
     passed = failed = 0
     results = guest.kunit_results(text)
     seen = {r[0] for r in results}
