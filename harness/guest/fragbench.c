@@ -22,7 +22,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define PG 4096UL
+/* the page size, set first thing in main() */
+static unsigned long PG;
 #define MIB (1024UL * 1024UL)
 
 static char sysdir[128];
@@ -111,6 +112,7 @@ int main(int argc, char **argv)
 	int fd, cfd, c, step;
 	FILE *f;
 
+	PG = sysconf(_SC_PAGESIZE);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':

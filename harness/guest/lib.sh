@@ -5,6 +5,15 @@
 
 THP=/sys/kernel/mm/transparent_hugepage
 
+# The block zram stores large folios in, in KiB: four pages (16 KiB with
+# 4 KiB pages, 64 KiB with 16 KiB pages), the smallest anonymous mTHP size.
+BLOCK_KB=$(ls -d $THP/hugepages-*kB/enabled 2>/dev/null |
+	sed 's/.*hugepages-\([0-9]*\)kB.*/\1/' | sort -n | head -n 1)
+BLOCK_KB=${BLOCK_KB:-16}
+PAGE_KB=$((BLOCK_KB / 4))
+# counts of blocks or pages in a fixed amount of memory, against 4 KiB pages
+SCALE=$((BLOCK_KB / 16))
+
 # mthp_only SIZE_KB: enable that mTHP size (always), every other size never.
 mthp_only()
 {
@@ -15,6 +24,18 @@ mthp_only()
 	done
 	[ -n "$1" ] && [ "$1" != 0 ] && echo always > "$THP/hugepages-${1}kB/enabled"
 	return 0
+}
+
+# require_thp_swap: skip the test where swap splits large folios before
+# writing them out (no CONFIG_THP_SWAP: arm64 has it with 4 KiB pages
+# only), so that zram never sees a block through swap. THP_SWAP=n in
+# run.conf says so (harness/bin/arm64 --pages 16k).
+require_thp_swap()
+{
+	if [ "${THP_SWAP:-y}" = n ]; then
+		ktap_skip_all "swap splits large folios here (no CONFIG_THP_SWAP)"
+		exit 4
+	fi
 }
 
 # zram_swap_on DEV ALGO DISKSIZE: a fresh zram swap device.

@@ -34,7 +34,8 @@
 #endif
 
 #define MIB (1024UL * 1024UL)
-#define PG 4096UL
+/* the page size, set first thing in main() */
+static unsigned long PG;
 #define MAX_SIZES 16
 
 struct snapshot {
@@ -273,6 +274,7 @@ int main(int argc, char **argv)
 	int fd, c, fail_swapin = 0;
 	char *end;
 
+	PG = sysconf(_SC_PAGESIZE);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

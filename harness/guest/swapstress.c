@@ -32,7 +32,8 @@
 #define MADV_PAGEOUT 21
 #endif
 
-#define PG 4096UL
+/* the page size, set first thing in main() */
+static unsigned long PG;
 #define BLK_PAGES 4UL
 #define MIB (1024UL * 1024UL)
 
@@ -75,8 +76,11 @@ static void expected(unsigned long p, unsigned char *buf)
 
 static unsigned long verify(unsigned long p, unsigned long n)
 {
-	static unsigned char buf[PG];
+	static unsigned char *buf;
 	unsigned long bad = 0, i, b;
+
+	if (!buf && !(buf = malloc(PG)))
+		die("malloc");
 
 	for (i = p; i < p + n; i++) {
 		expected(i, buf);
@@ -119,6 +123,7 @@ int main(int argc, char **argv)
 	time_t end;
 	int status;
 
+	PG = sysconf(_SC_PAGESIZE);
 	if (argc != 5) {
 		fprintf(stderr, "usage: swapstress CORPUS MiB SECONDS SEED\n");
 		return 2;

@@ -51,8 +51,8 @@
 #define MADV_PAGEOUT 21
 #endif
 
-#define PG 4096UL
-#define BLK (4 * PG)
+/* the page size, and the block: four pages, as zram stores large folios */
+static unsigned long PG, BLK;
 #define MIB (1024UL * 1024UL)
 
 static void die(const char *msg)
@@ -294,6 +294,8 @@ int main(int argc, char **argv)
 {
 	unsigned long mib = argc == 4 ? strtoul(argv[3], NULL, 10) : 0;
 
+	PG = sysconf(_SC_PAGESIZE);
+	BLK = 4 * PG;
 	if (argc == 4 && mib && !strcmp(argv[1], "partial"))
 		return partial(argv[2], mib * MIB);
 	if (argc == 4 && mib && !strcmp(argv[1], "blockdev"))
