@@ -4119,7 +4119,7 @@ static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
 	unsigned long addr;
 	swp_entry_t entry;
 	spinlock_t *ptl;
-	int fallback_order;
+	int qualified_order;
 	pte_t *pte;
 	gfp_t gfp;
 	int order;
@@ -4175,9 +4175,7 @@ static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
 	pte_unmap_unlock(pte, ptl);
 
 	/* A range of the highest order qualifies, and so its aligned blocks */
-	fallback_order = swap_block_order(swp_swap_info(entry));
-	if (!orders || order < fallback_order)
-		fallback_order = 0;
+	qualified_order = orders ? order : 0;
 
 	/* Try allocating the highest of the remaining orders. */
 	gfp = vma_thp_gfp_mask(vma);
@@ -4192,7 +4190,12 @@ static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
 		}
 		order = next_order(&orders, order);
 	}
-	*block_order = fallback_order;
+	/* Only now, off the path of a large swap-in that succeeds */
+	if (qualified_order) {
+		*block_order = swap_block_order(swp_swap_info(entry));
+		if (*block_order > qualified_order)
+			*block_order = 0;
+	}
 
 fallback:
 	return __alloc_swap_folio(vmf);
