@@ -82,3 +82,4 @@ mp_stat()
 
 # Counters of multi_pages_stat, by position
 MP_STORED=1 MP_WRITTEN=2 MP_READS=3 MP_PARTIAL_READS=4 MP_PARTIAL_WRITES=5
+MP_BUFFERED_READS=9

@@ -46,6 +46,7 @@ struct snapshot {
 	unsigned long long pswpin, pswpout;
 	unsigned long long block_fallback;	/* vmstat swpin_block_fallback */
 	unsigned long long partial_reads;	/* zram multi_pages_stat */
+	unsigned long long buffered_reads;	/* of those, no decompression */
 	unsigned long long swpout[MAX_SIZES], fallback[MAX_SIZES];
 };
 
@@ -93,7 +94,7 @@ static void snap(struct snapshot *s)
 	struct rusage ru;
 	char path[1024], line[512];
 	FILE *f;
-	int i;
+	int i, n;
 
 	memset(s, 0, sizeof(*s));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -131,8 +132,12 @@ static void snap(struct snapshot *s)
 	snprintf(path, sizeof(path), "/sys/block/%s/multi_pages_stat", zram);
 	f = fopen(path, "r");
 	if (f) {
-		if (fscanf(f, "%*u %*u %*u %llu", &s->partial_reads) != 1)
+		n = fscanf(f, "%*u %*u %*u %llu %*u %*u %*u %*u %llu",
+			   &s->partial_reads, &s->buffered_reads);
+		if (n < 1)
 			s->partial_reads = 0;
+		if (n < 2)
+			s->buffered_reads = 0;
 		fclose(f);
 	}
 	for (i = 0; i < nr_sizes; i++) {
@@ -176,6 +181,8 @@ static void print_round(int round, const struct snapshot *a,
 	printf("\"swpin_block_fallback\": %llu, \"partial_reads\": %llu, ",
 	       in->block_fallback - mid->block_fallback,
 	       in->partial_reads - mid->partial_reads);
+	printf("\"buffered_reads\": %llu, ",
+	       in->buffered_reads - mid->buffered_reads);
 	/* pool state right after swap-out: everything is stored */
 	printf("\"mm_stat\": {");
 	for (i = 0; i < 9; i++)

@@ -20,7 +20,11 @@
  *	Direct I/O on a zram device: 16 KiB writes from a 16 KiB-aligned
  *	buffer, 4 KiB overwrites and discards inside stored blocks, then
  *	16 KiB and 4 KiB reads: every byte must be what was last written
- *	(zeroes where discarded).
+ *	(zeroes where discarded). Then, block by block, a reader on CPU 0
+ *	reads one 4 KiB page (zram keeps the block decompressed in that
+ *	CPU's stream buffer), a writer on CPU 1 rewrites the whole block, and
+ *	the reader reads the other pages: they must be the new data, never
+ *	the buffered old block.
  *
  *   swaptest fallback CORPUS MiB read|write|fork|dontneed
  *	Fill MiB of memory from the corpus, page it out, then set
@@ -43,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -241,6 +246,81 @@ static void pattern(unsigned char *p, size_t len, uint64_t seed)
 		*(uint64_t *)(p + i) = (i / 64) * 0x9e3779b97f4a7c15ULL + seed;
 }
 
+static void run_on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static void pipe_step(int rfd, int wfd)
+{
+	char c = 0;
+
+	if (wfd >= 0 && write(wfd, &c, 1) != 1)
+		die("pipe write");
+	if (rfd >= 0 && read(rfd, &c, 1) != 1)
+		die("pipe read");
+}
+
+/*
+ * Block i: the reader reads page 1 (the block lands in its CPU's stream
+ * buffer), the writer, on the other CPU, rewrites the block with a 16 KiB
+ * write from a fresh large folio (a new object, often at the same handle),
+ * then the reader reads pages 2, 3, 0 and 1: the new data, or zram served a
+ * stale buffer. Returns the pages that differ.
+ */
+static unsigned long rewrite_behind_reader(int fd, unsigned char *buf,
+					   unsigned char *ref, size_t nblk)
+{
+	int go[2], done[2], cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long bad = 0;
+	unsigned char *wbuf;
+	size_t i, pg;
+	int status;
+	pid_t pid;
+
+	if (pipe(go) || pipe(done))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		run_on_cpu(cpus > 1 ? 1 : 0);
+		wbuf = map_aligned(BLK);
+		for (i = 0; i < nblk; i++) {
+			pipe_step(go[0], -1);
+			pattern(wbuf, BLK, i ^ 0xa5a5a5a5ULL);
+			if (pwrite(fd, wbuf, BLK, i * BLK) != (ssize_t)BLK)
+				die("16 KiB rewrite");
+			pipe_step(-1, done[1]);
+		}
+		exit(0);
+	}
+	run_on_cpu(0);
+	for (i = 0; i < nblk; i++) {
+		if (pread(fd, buf, PG, i * BLK + PG) != (ssize_t)PG)
+			die("4 KiB read");
+		bad += !!memcmp(buf, ref + i * BLK + PG, PG);
+		pipe_step(done[0], go[1]);
+		pattern(ref + i * BLK, BLK, i ^ 0xa5a5a5a5ULL);
+		for (pg = 2; pg < 6; pg++) {
+			if (pread(fd, buf, PG, i * BLK + (pg % 4) * PG) !=
+			    (ssize_t)PG)
+				die("4 KiB read");
+			bad += !!memcmp(buf, ref + i * BLK + (pg % 4) * PG, PG);
+		}
+	}
+	if (waitpid(pid, &status, 0) != pid || status)
+		die("writer");
+	printf("rewrites behind a reader on %d CPU(s): %lu pages differ\n",
+	       cpus > 1 ? 2 : 1, bad);
+	return bad;
+}
+
 static int blockdev(const char *dev, size_t size)
 {
 	unsigned char *buf = map_aligned(BLK), *ref = malloc(size);
@@ -287,6 +367,7 @@ static int blockdev(const char *dev, size_t size)
 			bad++;
 	}
 	printf("16 KiB and 4 KiB reads: %lu differ\n", bad);
+	bad += rewrite_behind_reader(fd, buf, ref, nblk);
 	return bad != 0;
 }
 

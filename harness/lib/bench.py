@@ -43,6 +43,11 @@ def parse_args(argv):
                     "benchmark task only); with --kernel both, also runs "
                     "the patched kernel without the swap-in change "
                     "(noswapin)")
+    ap.add_argument("--tile", action="store_true",
+                    help="repeat the corpus until it fills --size, each copy "
+                    "right after the last (a corpus whose length is not a "
+                    "block multiple is cut into other blocks each time): "
+                    "a large pool of corpus-like data")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
@@ -69,7 +74,22 @@ def fail(msg):
     sys.exit(1)
 
 
-def prepare_corpus(path, size_bytes):
+def tile_image(img, real, size_bytes):
+    """Repeat the first @real bytes of @img until it holds @size_bytes."""
+    tiled = "%s-tiled-%dM.img" % (img[:-len(".img")], size_bytes // MIB)
+    tmp = tiled + ".tmp"
+    with open(img, "rb") as f:
+        data = f.read(real)
+    with open(tmp, "wb") as out:
+        left = size_bytes
+        while left > 0:
+            out.write(data[:left])
+            left -= min(left, len(data))
+    os.replace(tmp, tiled)
+    return tiled
+
+
+def prepare_corpus(path, size_bytes, tile=False):
     """A raw image of the corpus for the guest's /dev/vda."""
     d = os.path.join(guest.WORK, "corpus")
     os.makedirs(d, exist_ok=True)
@@ -103,9 +123,11 @@ def prepare_corpus(path, size_bytes):
         real = out.tell()
         out.write(b"\0" * ((-real) % 4096))	# virtio-blk wants whole sectors
     os.replace(tmp, img)
+    if real < size_bytes and tile:
+        return name + "-tiled", tile_image(img, real, size_bytes)
     if real < size_bytes:
         fail("corpus %s has %d bytes, fewer than the %d MiB mapping "
-             "(use a smaller --size)" % (name, real, size_bytes // MIB))
+             "(use a smaller --size or --tile)" % (name, real, size_bytes // MIB))
     return name, img
 
 
@@ -193,8 +215,8 @@ def summarize(rounds):
     s = {}
     for key in ("swapout_ms", "swapin_ms", "swapout_stime_ms",
                 "swapin_stime_ms", "sys_ms", "pswpout", "pswpin",
-                "swpin_block_fallback", "partial_reads"):
-        s[key] = mean([r[key] for r in rounds])
+                "swpin_block_fallback", "partial_reads", "buffered_reads"):
+        s[key] = mean([r.get(key, 0) for r in rounds])
     for key in MM_KEYS:
         s[key] = mean([r["mm_stat"][key] for r in rounds])
     for key in ("swpout", "swpout_fallback"):
@@ -221,6 +243,7 @@ ROWS = (
     ("pswpin (pages)", "pswpin", "%.0f"),
     ("swpin_block_fallback (blocks)", "swpin_block_fallback", "%.0f"),
     ("zram partial block reads", "partial_reads", "%.0f"),
+    ("  of which from the stream buffer", "buffered_reads", "%.0f"),
 )
 
 
@@ -341,7 +364,7 @@ def main(argv):
         if a.corpus and not (os.path.isfile(a.corpus) and
                              os.access(a.corpus, os.R_OK)):
             fail("corpus %s: not a readable file" % a.corpus)
-        if a.corpus and not a.corpus.endswith(".zst") and \
+        if a.corpus and not a.corpus.endswith(".zst") and not a.tile and \
                 os.path.getsize(a.corpus) < a.size * MIB:
             fail("corpus %s has %d bytes, fewer than the %d MiB mapping "
                  "(use a smaller --size)" % (a.corpus, os.path.getsize(a.corpus), a.size))
@@ -353,7 +376,7 @@ def main(argv):
         if not kernels[k] or not os.path.isfile(kernels[k]):
             fail("no %s kernel image (harness/bin/bench builds it)" % k)
     size_bytes = a.size * MIB
-    corpus_name, img = prepare_corpus(a.corpus, size_bytes)
+    corpus_name, img = prepare_corpus(a.corpus, size_bytes, a.tile)
     ref = reference(img, a.algo, size_bytes)
     rounds = []
     for rnd in range(1, a.rounds + 1):

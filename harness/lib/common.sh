@@ -160,7 +160,7 @@ make_kernel() {
 }
 
 # The x86-only lines of guest.config, left out of arm64 guests.
-X86_ONLY_RE='^CONFIG_(HYPERVISOR_GUEST|PARAVIRT|KVM_GUEST|SERIAL_8250[A-Z_]*)='
+X86_ONLY_RE='^CONFIG_(HYPERVISOR_GUEST|PARAVIRT|KVM_GUEST|ACPI|SERIAL_8250[A-Z_]*)='
 
 # Cross-building for arm64 variants: make arguments, and the tools.
 arch_args() {

@@ -80,6 +80,35 @@ static int folio_io(struct block_device *bdev, struct folio *folio,
 	return submit_bio_wait(&bio);
 }
 
+/*
+ * Read everything again a page at a time (a small-folio swap-in or a page
+ * cache read of stored blocks) and compare: adds the time to @t_ns. In
+ * order, or @strided: page 0 of every 16 KiB, then page 1 of every 16 KiB,
+ * ..., so that no read follows one of the same block.
+ */
+static int __init page_reads(struct block_device *bdev, const void *corpus,
+			     size_t size, bool strided, u64 *t_ns,
+			     unsigned long *bad)
+{
+	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
+	unsigned long n = size / PAGE_SIZE, k, i;
+	u64 t0;
+	int ret = 0;
+
+	if (!folio)
+		return -ENOMEM;
+	for (k = 0; k < n && !ret; k++) {
+		i = strided ? (k % (n / 4)) * 4 + k / (n / 4) : k;
+		t0 = ktime_get_ns();
+		ret = folio_io(bdev, folio, i, REQ_OP_READ);
+		*t_ns += ktime_get_ns() - t0;
+		*bad += !!memcmp(folio_address(folio), corpus + i * PAGE_SIZE,
+				 PAGE_SIZE);
+	}
+	folio_put(folio);
+	return ret;
+}
+
 static int __init run_one(const void *corpus, size_t size, unsigned int round,
 			  const char *algo, unsigned int order)
 {
@@ -88,8 +117,8 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	struct folio **folios;
 	struct file *bdev_file;
 	struct block_device *bdev;
-	u64 t0, t_write, t_read;
-	char disksize[32], mm_stat[256] = "";
+	u64 t0, t_write, t_read, t_pages = 0, t_strided = 0;
+	char disksize[32], mm_stat[256] = "", mp_stat[256] = "";
 	int ret;
 
 	snprintf(disksize, sizeof(disksize), "%zuM", 2 * (size >> 20) + 16);
@@ -128,6 +157,12 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	for (i = 0; i < nr && !ret; i++)
 		ret = folio_io(bdev, folios[i], i, REQ_OP_READ);
 	t_read = ktime_get_ns() - t0;
+	if (!ret)
+		ret = page_reads(bdev, corpus, nr * fsize, false, &t_pages,
+				 &bad);
+	if (!ret)
+		ret = page_reads(bdev, corpus, nr * fsize, true, &t_strided,
+				 &bad);
 	__fput_sync(bdev_file);
 
 	/* UML has no highmem: a folio's pages are mapped contiguously */
@@ -140,8 +175,12 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	}
 	read_file("/sys/block/zram0/mm_stat", mm_stat, sizeof(mm_stat) - 1);
 	strreplace(mm_stat, '\n', ' ');
-	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\"}\n",
-		round, algo, order, size, t_write, t_read, bad, ret, mm_stat);
+	read_file("/sys/block/zram0/multi_pages_stat", mp_stat,
+		  sizeof(mp_stat) - 1);
+	strreplace(mp_stat, '\n', ' ');
+	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\"}\n",
+		round, algo, order, size, t_write, t_read, t_pages, t_strided, bad, ret,
+		mm_stat, mp_stat);
 out:
 	for (i = 0; i < nr && folios[i]; i++)
 		folio_put(folios[i]);

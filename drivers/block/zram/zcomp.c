@@ -67,6 +67,9 @@ static int zcomp_strm_init(struct zcomp *comp, struct zcomp_strm *zstrm)
 		zcomp_strm_free(comp, zstrm);
 		return -ENOMEM;
 	}
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	zstrm->buffer_tag = 0;
+#endif
 	return 0;
 }
 
@@ -129,6 +132,9 @@ int zcomp_compress(struct zcomp *comp, struct zcomp_strm *zstrm,
 	};
 	int ret;
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	zstrm->buffer_tag = 0;
+#endif
 	ret = comp->ops->compress(comp->params, &zstrm->ctx, &req);
 	if (!ret)
 		*dst_len = req.dst_len;
@@ -146,6 +152,10 @@ int zcomp_decompress(struct zcomp *comp, struct zcomp_strm *zstrm,
 		.dst_len = dst_len,
 	};
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	if (dst == zstrm->buffer)
+		zstrm->buffer_tag = 0;
+#endif
 	return comp->ops->decompress(comp->params, &zstrm->ctx, &req);
 }
 

@@ -48,6 +48,14 @@ struct zcomp_strm {
 	local_lock_t lock;
 	/* compression buffer, twice zcomp_block_size() */
 	void *buffer;
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/*
+	 * What the buffer holds, as the user tagged it after decompressing
+	 * into it (zram: a block's generation); 0: nothing the user can reuse.
+	 * zcomp_compress() clears it.
+	 */
+	u64 buffer_tag;
+#endif
 	struct zcomp_ctx ctx;
 };
 

@@ -82,7 +82,9 @@ static inline bool zram_multi_pages(struct zram *zram)
  *
  * Freeing a slot (overwrite, discard, swap slot free, writeback) only
  * drops its live bit; the object goes with the last bit. A page read of a
- * block slot decompresses the block into the stream buffer and copies the
+ * block slot decompresses the block into the stream buffer, tagged with the
+ * object's generation so that the next page of the same block read on that
+ * CPU is copied from the buffer without decompressing again, and copies the
  * page out; a whole-block read decompresses once, straight into the folio.
  * Blocks that are same-filled, that do not compress below
  * zs_multi_pages_huge_class_size(), or that zsmalloc has no memory for,
@@ -1419,7 +1421,8 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 	ssize_t ret;
 
 	down_read(&zram->init_lock);
-	ret = sysfs_emit(buf, "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+	ret = sysfs_emit(buf,
+			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			 (u64)atomic64_read(&bs->blocks_stored),
 			 (u64)atomic64_read(&bs->blocks_written),
 			 (u64)atomic64_read(&bs->block_reads),
@@ -1427,7 +1430,8 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			 (u64)atomic64_read(&bs->partial_writes),
 			 (u64)atomic64_read(&bs->nomem_blocks),
 			 (u64)atomic64_read(&bs->same_blocks),
-			 (u64)atomic64_read(&bs->huge_blocks));
+			 (u64)atomic64_read(&bs->huge_blocks),
+			 (u64)atomic64_read(&bs->buffered_reads));
 	up_read(&zram->init_lock);
 
 	return ret;
@@ -1616,9 +1620,36 @@ out:
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
+ * Decompress block @blk into the stream buffer and tag the buffer with the
+ * block object's generation, unless the buffer holds it already (a page of
+ * the same block read just before on this CPU: swap readahead, small
+ * folios faulted in one after another, a page cache read). Generations are
+ * never reused, and any other use of the buffer clears its tag, so a tag
+ * that matches means the buffer holds exactly this object's data.
+ * Returns 1 when it was there, 0 when decompressed, or an error.
+ */
+static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
+				struct zcomp_strm *zstrm)
+{
+	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
+	void *src;
+	int ret;
+
+	if (blk->gen && zstrm->buffer_tag == blk->gen)
+		return 1;
+	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
+	ret = zcomp_decompress(comp, zstrm, src, blk->size, zstrm->buffer,
+			       ZRAM_BLOCK_SIZE);
+	zs_unmap_object(zram->mem_pool, blk->handle);
+	if (!ret)
+		zstrm->buffer_tag = blk->gen;
+	return ret;
+}
+
+/*
  * A partial read of a stored block: decompress the block into the stream
- * buffer and copy slot @index's page out into @page. Slot (block) should be
- * locked.
+ * buffer, if not there yet, and copy slot @index's page out into @page.
+ * Slot (block) should be locked.
  */
 static int zram_read_block_page(struct zram *zram, u32 index,
 				struct page *page)
@@ -1626,14 +1657,15 @@ static int zram_read_block_page(struct zram *zram, u32 index,
 	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
 	struct zram_block *blk = zram_block_of(zram, index);
 	struct zcomp_strm *zstrm;
-	void *src, *mem;
+	void *mem;
 	int ret;
 
 	zstrm = zcomp_stream_get(comp);
-	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
-	ret = zcomp_decompress(comp, zstrm, src, blk->size, zstrm->buffer,
-			       ZRAM_BLOCK_SIZE);
-	zs_unmap_object(zram->mem_pool, blk->handle);
+	ret = zram_block_to_buffer(zram, blk, zstrm);
+	if (ret > 0) {
+		atomic64_inc(&zram->block_stats.buffered_reads);
+		ret = 0;
+	}
 	if (!ret) {
 		mem = kmap_local_page(page);
 		memcpy(mem, zstrm->buffer +
@@ -2054,6 +2086,7 @@ compress_again:
 	blk->handle = handle;
 	blk->size = comp_len;
 	blk->live = BIT(ZRAM_BLOCK_PAGES) - 1;
+	blk->gen = atomic64_inc_return(&zram->block_gen);
 	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
 		zram_set_flag(zram, index + i, ZRAM_MULTI);
 		zram_accessed(zram, index + i);
@@ -2112,15 +2145,20 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		goto out;
 
 	zstrm = zcomp_stream_get(comp);
-	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
-	ret = zcomp_decompress(comp, zstrm, src, blk->size,
-			       page ? page_address(page) : zstrm->buffer,
-			       ZRAM_BLOCK_SIZE);
-	zs_unmap_object(zram->mem_pool, blk->handle);
-	if (!ret && page)
-		flush_dcache_folio(page_folio(page));
-	else if (!ret)
-		zram_copy_block_to_bio(zram, zstrm->buffer, bio, iter);
+	if (page) {
+		src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
+		ret = zcomp_decompress(comp, zstrm, src, blk->size,
+				       page_address(page), ZRAM_BLOCK_SIZE);
+		zs_unmap_object(zram->mem_pool, blk->handle);
+		if (!ret)
+			flush_dcache_folio(page_folio(page));
+	} else {
+		ret = zram_block_to_buffer(zram, blk, zstrm);
+		if (ret >= 0) {
+			zram_copy_block_to_bio(zram, zstrm->buffer, bio, iter);
+			ret = 0;
+		}
+	}
 	zcomp_stream_put(comp);
 
 	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)

@@ -82,6 +82,7 @@ struct zram_block {
 	unsigned long handle;	/* zsmalloc object of the whole block */
 	unsigned int size;	/* its compressed size */
 	unsigned int live;	/* bit i: slot i still holds its page */
+	u64 gen;		/* this object's number in zram->block_gen */
 };
 
 struct zram_block_stats {
@@ -89,6 +90,7 @@ struct zram_block_stats {
 	atomic64_t blocks_written;	/* blocks compressed as one object */
 	atomic64_t block_reads;		/* whole blocks read, one decompression */
 	atomic64_t partial_reads;	/* pages read out of a block object */
+	atomic64_t buffered_reads;	/* of those, without a decompression */
 	atomic64_t partial_writes;	/* pages overwritten in a block */
 	atomic64_t nomem_blocks;	/* blocks stored as pages: no memory */
 	atomic64_t same_blocks;		/* same-filled blocks, stored as pages */
@@ -179,6 +181,8 @@ struct zram {
 	/* blocks compressing to this size or more are stored as pages */
 	size_t block_huge_size;
 	struct zram_block *blocks;
+	/* numbers the block objects stored, so a stream buffer can tell them */
+	atomic64_t block_gen;
 	struct zram_block_stats block_stats;
 #endif
 };
