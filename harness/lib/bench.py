@@ -48,6 +48,9 @@ def parse_args(argv):
                     "right after the last (a corpus whose length is not a "
                     "block multiple is cut into other blocks each time): "
                     "a large pool of corpus-like data")
+    ap.add_argument("--smp", type=int, default=2, metavar="N",
+                    help="guest vCPUs (default 2); the benchmark itself is "
+                    "one task")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
@@ -62,6 +65,8 @@ def parse_args(argv):
     a = ap.parse_args(argv)
     if not 1 <= a.size <= 4096:
         ap.error("--size must be 1..4096 MiB")
+    if not 1 <= a.smp <= 8:
+        ap.error("--smp must be 1..8")
     if not 1 <= a.rounds <= 1000:
         ap.error("--rounds must be 1..1000")
     if a.fallback and a.no_mthp:
@@ -155,7 +160,7 @@ def run_round(a, kind, kernel, img, rnd):
     os.makedirs(os.path.dirname(logfile), exist_ok=True)
     mem = "%dM" % max(1024, 3 * a.size + 512)
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
-                                     drives=[img], mem=mem)
+                                     drives=[img], mem=mem, smp=a.smp)
     if timed_out:
         fail("%s: the guest did not finish within %d s (console: %s)"
              % (label, a.timeout, logfile))
@@ -286,11 +291,11 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
             row("%s %s" % (s, key), [summary[k][key].get(s, 0) for k in kinds],
                 "%.0f")
     out = ["", "corpus %s, %d MiB, %s, %s, %d round(s) per kernel "
-           "(one boot each, alternating)"
+           "(one boot each, alternating), %d vCPU(s)"
            % (corpus_name, a.size, a.algo,
               "4 KiB folios only" if a.no_mthp else
               "16 KiB mTHP, every large swap-in allocation failing"
-              if a.fallback else "16 KiB mTHP", a.rounds),
+              if a.fallback else "16 KiB mTHP", a.rounds, a.smp),
            ""] + lines
     out += ["", "user-space reference, same corpus bytes, %s "
             "(stored = min(compressed, block); same-filled blocks free as in zram):"
@@ -394,12 +399,14 @@ def main(argv):
     text = "command: %s\n%s" % (os.environ.get("ZMP_BENCH_CMD", ""), text)
     print(text)
     os.makedirs(a.out, exist_ok=True)
-    stem = "swap-%s-%s-%dM%s" % (corpus_name, a.algo, a.size,
-                                  "-4k" if a.no_mthp else
-                                  "-fallback" if a.fallback else "")
+    stem = "swap-%s-%s-%dM%s%s" % (corpus_name, a.algo, a.size,
+                                    "-4k" if a.no_mthp else
+                                    "-fallback" if a.fallback else "",
+                                    "" if a.smp == 2 else "-smp%d" % a.smp)
     jpath = os.path.join(a.out, stem + ".json")
     with open(jpath, "w") as f:
         json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,
+                   "smp": a.smp,
                    "mthp": not a.no_mthp, "fallback": a.fallback,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
