@@ -12,10 +12,11 @@ def main(argv):
     if len(argv) != 1 or not os.path.isdir(argv[0]):
         print("usage: harness/bin/bench-summary DIR", file=sys.stderr)
         return 2
-    print("| command (harness/bin/bench ...) | swap-out | swap-in | system time "
-          "| compr_data_size | patched vs user-space reference | used/compr baseline "
+    print("| command (harness/bin/bench ...) | date | CPUs online | swap-out "
+          "| swap-in | system time | compr_data_size "
+          "| patched vs user-space reference | used/compr baseline "
           "| used/compr patched |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for f in sorted(glob.glob(os.path.join(argv[0], "*.json"))):
         d = json.load(open(f))
         s = d["summary"]
@@ -24,9 +25,13 @@ def main(argv):
         b, p = s["baseline"], s["patched"]
         # without mTHP zram compresses page by page: its limit is the 4 KiB one
         ref = d["reference"]["stored_zram_16k" if d["mthp"] else "stored_zram_4k"]
-        print("| %s | %.3f | %.3f | %.3f | %.3f | %+.3f%% | %.1f%% | %.1f%% |" % (
+        # runs before the JSON had "smp" booted a guest that had only its
+        # boot CPU online (no ACPI), whatever qemu's -smp said
+        print("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %+.3f%% | %.1f%% "
+              "| %.1f%% |" % (
             d["command"].replace("harness/bin/bench", "").replace(
                 "--out harness/results", "").strip() or "(defaults)",
+            d["date"][:16], d.get("smp", 1),
             p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
             p["sys_ms"] / b["sys_ms"],
             p["compr_data_size"] / b["compr_data_size"],
