@@ -51,6 +51,8 @@ def parse_args(argv):
     ap.add_argument("--smp", type=int, default=2, metavar="N",
                     help="guest vCPUs (default 2); the benchmark itself is "
                     "one task")
+    ap.add_argument("--append", default="", metavar="PARAMS",
+                    help="extra kernel command line parameters for the guest")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
@@ -160,7 +162,8 @@ def run_round(a, kind, kernel, img, rnd):
     os.makedirs(os.path.dirname(logfile), exist_ok=True)
     mem = "%dM" % max(1024, 3 * a.size + 512)
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
-                                     drives=[img], mem=mem, smp=a.smp)
+                                     drives=[img], mem=mem, smp=a.smp,
+                                     append=a.append)
     if timed_out:
         fail("%s: the guest did not finish within %d s (console: %s)"
              % (label, a.timeout, logfile))
