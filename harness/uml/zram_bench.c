@@ -122,8 +122,17 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	int ret;
 
 	snprintf(disksize, sizeof(disksize), "%zuM", 2 * (size >> 20) + 16);
-	ret = zram_attr("reset", "1") ?: zram_attr("multi_pages", order ? "1" : "0") ?:
-	      zram_attr("comp_algorithm", algo) ?: zram_attr("disksize", disksize);
+	ret = zram_attr("reset", "1");
+	if (!ret) {
+		/* a kernel without multi-page blocks: pages only */
+		ret = zram_attr("multi_pages", order ? "1" : "0");
+		if (ret == -ENOENT && !order)
+			ret = 0;
+	}
+	if (ret)
+		return ret;
+	ret = zram_attr("comp_algorithm", algo) ?:
+	      zram_attr("disksize", disksize);
 	if (ret)
 		return ret;
 
@@ -214,8 +223,12 @@ static int __init zram_bench_init(void)
 	}
 	for (r = 1; r <= rounds && !ret; r++)
 		for (a = 0; a < ARRAY_SIZE(algos) && !ret; a++)
-			for (o = 0; o <= 2 && !ret; o += 2)
+			for (o = 0; o <= 2 && !ret; o += 2) {
 				ret = run_one(corpus, size, r, algos[a], 2 - o);
+				/* a kernel without blocks: pages only */
+				if (ret == -ENOENT && o == 0)
+					ret = 0;
+			}
 	zram_attr("reset", "1");
 	vfree(corpus);
 	pr_info("ZMP_UB_DONE %d\n", ret);
