@@ -52,7 +52,8 @@ struct zcomp_strm {
 	/*
 	 * What the buffer holds, as the user tagged it after decompressing
 	 * into it (zram: a block's generation); 0: nothing the user can reuse.
-	 * zcomp_compress() clears it.
+	 * zcomp_compress() and zcomp_decompress() into the buffer clear it,
+	 * and so does a new buffer (CPU hotplug).
 	 */
 	u64 buffer_tag;
 #endif
