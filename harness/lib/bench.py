@@ -53,6 +53,10 @@ def parse_args(argv):
                     "one task")
     ap.add_argument("--append", default="", metavar="PARAMS",
                     help="extra kernel command line parameters for the guest")
+    ap.add_argument("--icount", action="store_true",
+                    help="time in executed guest instructions (qemu -icount "
+                    "shift=0: 1 ns an instruction, single-threaded TCG) "
+                    "instead of emulated host time")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
@@ -163,7 +167,7 @@ def run_round(a, kind, kernel, img, rnd):
     mem = "%dM" % max(1024, 3 * a.size + 512)
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
                                      drives=[img], mem=mem, smp=a.smp,
-                                     append=a.append)
+                                     append=a.append, icount=a.icount)
     if timed_out:
         fail("%s: the guest did not finish within %d s (console: %s)"
              % (label, a.timeout, logfile))
@@ -294,11 +298,13 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
             row("%s %s" % (s, key), [summary[k][key].get(s, 0) for k in kinds],
                 "%.0f")
     out = ["", "corpus %s, %d MiB, %s, %s, %d round(s) per kernel "
-           "(one boot each, alternating), %d vCPU(s)"
+           "(one boot each, alternating), %d vCPU(s)%s"
            % (corpus_name, a.size, a.algo,
               "4 KiB folios only" if a.no_mthp else
               "16 KiB mTHP, every large swap-in allocation failing"
-              if a.fallback else "16 KiB mTHP", a.rounds, a.smp),
+              if a.fallback else "16 KiB mTHP", a.rounds, a.smp,
+              ", times in executed instructions (1 ns each, qemu -icount)"
+              if a.icount else ""),
            ""] + lines
     out += ["", "user-space reference, same corpus bytes, %s "
             "(stored = min(compressed, block); same-filled blocks free as in zram):"
@@ -402,14 +408,15 @@ def main(argv):
     text = "command: %s\n%s" % (os.environ.get("ZMP_BENCH_CMD", ""), text)
     print(text)
     os.makedirs(a.out, exist_ok=True)
-    stem = "swap-%s-%s-%dM%s%s" % (corpus_name, a.algo, a.size,
+    stem = "swap-%s-%s-%dM%s%s%s" % (corpus_name, a.algo, a.size,
                                     "-4k" if a.no_mthp else
                                     "-fallback" if a.fallback else "",
-                                    "" if a.smp == 2 else "-smp%d" % a.smp)
+                                    "" if a.smp == 2 else "-smp%d" % a.smp,
+                                    "-icount" if a.icount else "")
     jpath = os.path.join(a.out, stem + ".json")
     with open(jpath, "w") as f:
         json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,
-                   "smp": a.smp,
+                   "smp": a.smp, "icount": a.icount,
                    "mthp": not a.no_mthp, "fallback": a.fallback,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
