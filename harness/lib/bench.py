@@ -15,7 +15,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import guest  # noqa: E402
+import guest
+import insnprof
 
 MIB = 1 << 20
 ROUND_PREFIX = "ZMP_ROUND "
@@ -53,10 +54,16 @@ def parse_args(argv):
                     "one task")
     ap.add_argument("--append", default="", metavar="PARAMS",
                     help="extra kernel command line parameters for the guest")
-    ap.add_argument("--icount", action="store_true",
-                    help="time in executed guest instructions (qemu -icount "
-                    "shift=0: 1 ns an instruction, single-threaded TCG) "
-                    "instead of emulated host time")
+    ap.add_argument("--host-time", dest="icount", action="store_false",
+                    help="time with the host's clock under multi-threaded "
+                    "TCG (default: the guest's clock counts executed "
+                    "instructions, qemu -icount shift=0, 1 ns each: "
+                    "deterministic, and not skewed by what TCG's "
+                    "translation of each kernel build costs)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also count the instructions executed in each kernel "
+                    "function (qemu plugin harness/host/tbprof.c, round 1 "
+                    "of each kernel, whole boot); needs the instruction clock")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
@@ -75,6 +82,8 @@ def parse_args(argv):
         ap.error("--smp must be 1..8")
     if not 1 <= a.rounds <= 1000:
         ap.error("--rounds must be 1..1000")
+    if a.profile and not a.icount:
+        ap.error("--profile counts instructions: not with --host-time")
     if a.fallback and a.no_mthp:
         ap.error("--fallback needs mTHP: it fails their swap-in")
     return a
@@ -165,9 +174,12 @@ def run_round(a, kind, kernel, img, rnd):
     logfile = os.path.join(guest.WORK, "logs", label + ".log")
     os.makedirs(os.path.dirname(logfile), exist_ok=True)
     mem = "%dM" % max(1024, 3 * a.size + 512)
+    prof = os.path.join(guest.WORK, "logs", label + ".prof")
+    extra = insnprof.qemu_args(prof) if a.profile and rnd == 1 else []
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
                                      drives=[img], mem=mem, smp=a.smp,
-                                     append=a.append, icount=a.icount)
+                                     append=a.append, icount=a.icount,
+                                     extra=extra)
     if timed_out:
         fail("%s: the guest did not finish within %d s (console: %s)"
              % (label, a.timeout, logfile))
@@ -187,6 +199,8 @@ def run_round(a, kind, kernel, img, rnd):
     r["kernel"] = kind
     r["round"] = rnd
     r["classes"] = classes_summary(text)
+    if extra:
+        r["profile"] = insnprof.functions(kernel, prof)
     return r
 
 
@@ -303,8 +317,9 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
               "4 KiB folios only" if a.no_mthp else
               "16 KiB mTHP, every large swap-in allocation failing"
               if a.fallback else "16 KiB mTHP", a.rounds, a.smp,
-              ", times in executed instructions (1 ns each, qemu -icount)"
-              if a.icount else ""),
+              "; times from the instruction clock (qemu -icount: 1 ms = "
+              "1 M guest instructions)"
+              if a.icount else "; times from the host clock"),
            ""] + lines
     out += ["", "user-space reference, same corpus bytes, %s "
             "(stored = min(compressed, block); same-filled blocks free as in zram):"
@@ -405,6 +420,12 @@ def main(argv):
     summary = {k: summarize([r for r in rounds if r["kernel"] == k])
                for k in kinds}
     text = table(summary, kinds, ref, a, corpus_name, rounds)
+    if a.profile:
+        counts = {r["kernel"]: r.pop("profile") for r in rounds
+                  if "profile" in r}
+        text += ("\n\nguest instructions by function, round 1 of each kernel, "
+                 "the whole boot (M instructions):\n"
+                 + insnprof.table(counts, kinds))
     text = "command: %s\n%s" % (os.environ.get("ZMP_BENCH_CMD", ""), text)
     print(text)
     os.makedirs(a.out, exist_ok=True)
@@ -412,7 +433,7 @@ def main(argv):
                                     "-4k" if a.no_mthp else
                                     "-fallback" if a.fallback else "",
                                     "" if a.smp == 2 else "-smp%d" % a.smp,
-                                    "-icount" if a.icount else "")
+                                    "" if a.icount else "-hosttime")
     jpath = os.path.join(a.out, stem + ".json")
     with open(jpath, "w") as f:
         json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,

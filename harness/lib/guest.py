@@ -112,13 +112,14 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
 
 
 def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
-             append="", arch="x86_64", icount=False):
+             append="", arch="x86_64", icount=False, extra=()):
     """Boot; returns (console text, timed_out).
 
     With @icount, the guest's clocks count executed instructions (one
     nanosecond each, qemu -icount shift=0) instead of host time: times the
     guest measures are then instruction counts, the same whatever TCG's
-    translation of the code costs on the host.
+    translation of the code costs on the host.  @extra: more qemu
+    arguments.
     """
     params = "loglevel=5 panic=-1 oops=panic panic_on_warn=0 " + append
     if arch == "arm64":
@@ -138,6 +139,7 @@ def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
         cmd += ["-accel", "tcg"]
         if icount:
             cmd += ["-icount", "shift=0,sleep=off"]
+    cmd += list(extra)
     for d in drives:
         cmd += ["-drive", "file=%s,format=raw,if=virtio,readonly=on" % d]
     timed_out = False
