@@ -5,6 +5,7 @@ baseline.  usage: summary.py DIR"""
 import glob
 import json
 import os
+import re
 import sys
 
 
@@ -12,11 +13,12 @@ def main(argv):
     if len(argv) != 1 or not os.path.isdir(argv[0]):
         print("usage: harness/bin/bench-summary DIR", file=sys.stderr)
         return 2
-    print("| command (harness/bin/bench ...) | date | CPUs online | swap-out "
+    print("| command (harness/bin/bench ...) | date | CPUs online | clock "
+          "| swap-out "
           "| swap-in | system time | compr_data_size "
           "| patched vs user-space reference | used/compr baseline "
           "| used/compr patched |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for f in sorted(glob.glob(os.path.join(argv[0], "*.json"))):
         d = json.load(open(f))
         s = d["summary"]
@@ -26,12 +28,14 @@ def main(argv):
         # without mTHP zram compresses page by page: its limit is the 4 KiB one
         ref = d["reference"]["stored_zram_16k" if d["mthp"] else "stored_zram_4k"]
         # runs before the JSON had "smp" booted a guest that had only its
-        # boot CPU online (no ACPI), whatever qemu's -smp said
-        print("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %+.3f%% | %.1f%% "
+        # boot CPU online (no ACPI), whatever qemu's -smp said; runs before
+        # it had "icount" timed with the host's clock
+        print("| %s | %s | %d | %s | %.3f | %.3f | %.3f | %.3f | %+.3f%% | %.1f%% "
               "| %.1f%% |" % (
-            d["command"].replace("harness/bin/bench", "").replace(
-                "--out harness/results", "").strip() or "(defaults)",
+            re.sub(r"--out \S+", "", d["command"].replace(
+                "harness/bin/bench", "")).strip() or "(defaults)",
             d["date"][:16], d.get("smp", 1),
+            "instructions" if d.get("icount") else "host",
             p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
             p["sys_ms"] / b["sys_ms"],
             p["compr_data_size"] / b["compr_data_size"],
