@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/backing-dev.h>
 #include <linux/string.h>
+#include <linux/ctype.h>
 #include <linux/vmalloc.h>
 #include <linux/err.h>
 #include <linux/idr.h>
@@ -284,15 +285,54 @@ static ssize_t disksize_show(struct device *dev,
 	return scnprintf(buf, PAGE_SIZE, "%llu\n", zram->disksize);
 }
 
+/*
+ * Parse a size written to disksize or mem_limit: a number as kstrtoull()
+ * takes it (decimal, 0x hex or 0 octal), optionally followed by one of
+ * memparse()'s K, M, G, T, P, E suffixes, and white space. Unlike
+ * memparse(), refuse anything else after the number, and a number or
+ * product that does not fit in 64 bits instead of wrapping it.
+ */
+static int zram_parse_size(const char *buf, u64 *size)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *suffix;
+	char num[32], *p;
+	unsigned int shift;
+	size_t len;
+	u64 val;
+	int err;
+
+	if (strscpy(num, buf, sizeof(num)) < 0)
+		return -EINVAL;
+	p = strim(num);
+	len = strlen(p);
+	err = kstrtoull(p, 0, &val);
+	if (err != -EINVAL)
+		goto out;
+	/* Not a number alone: a number and a suffix? ("0x1e" is hex) */
+	suffix = len > 1 ? strchr(suffixes, toupper(p[len - 1])) : NULL;
+	if (!suffix || !*suffix)
+		return -EINVAL;
+	shift = 10 * (suffix - suffixes + 1);
+	p[len - 1] = '\0';
+	err = kstrtoull(p, 0, &val);
+	if (!err && val > U64_MAX >> shift)
+		err = -ERANGE;
+	val <<= shift;
+out:
+	if (err)
+		return -EINVAL;
+	*size = val;
+	return 0;
+}
+
 static ssize_t mem_limit_store(struct device *dev,
 		struct device_attribute *attr, const char *buf, size_t len)
 {
 	u64 limit;
-	char *tmp;
 	struct zram *zram = dev_to_zram(dev);
 
-	limit = memparse(buf, &tmp);
-	if (buf == tmp) /* no chars parsed, invalid input */
+	if (zram_parse_size(buf, &limit))
 		return -EINVAL;
 
 	down_write(&zram->init_lock);
@@ -2763,13 +2803,11 @@ static ssize_t disksize_store(struct device *dev,
 	u64 disksize;
 	struct zcomp *comp;
 	struct zram *zram = dev_to_zram(dev);
-	char *end;
 	int err;
 	u32 prio;
 
-	disksize = memparse(buf, &end);
 	/* Slots are indexed by u32, and PAGE_ALIGN() must not wrap */
-	if (!disksize || *skip_spaces(end) ||
+	if (zram_parse_size(buf, &disksize) || !disksize ||
 	    disksize > ((u64)U32_MAX << PAGE_SHIFT))
 		return -EINVAL;
 
