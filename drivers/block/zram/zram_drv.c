@@ -296,8 +296,8 @@ static int zram_parse_size(const char *buf, u64 *size)
 {
 	static const char suffixes[] = "KMGTPE";
 	const char *suffix;
+	unsigned int shift = 0;
 	char num[32], *p;
-	unsigned int shift;
 	size_t len;
 	u64 val;
 	int err;
@@ -307,22 +307,18 @@ static int zram_parse_size(const char *buf, u64 *size)
 	p = strim(num);
 	len = strlen(p);
 	err = kstrtoull(p, 0, &val);
-	if (err != -EINVAL)
-		goto out;
-	/* Not a number alone: a number and a suffix? ("0x1e" is hex) */
-	suffix = len > 1 ? strchr(suffixes, toupper(p[len - 1])) : NULL;
-	if (!suffix || !*suffix)
+	if (err == -EINVAL && len > 1) {
+		/* Not a number alone: a number and a suffix? ("0x1e" is hex) */
+		suffix = strchr(suffixes, toupper(p[len - 1]));
+		if (!suffix || !*suffix)
+			return -EINVAL;
+		shift = 10 * (suffix - suffixes + 1);
+		p[len - 1] = '\0';
+		err = kstrtoull(p, 0, &val);
+	}
+	if (err || val > U64_MAX >> shift)
 		return -EINVAL;
-	shift = 10 * (suffix - suffixes + 1);
-	p[len - 1] = '\0';
-	err = kstrtoull(p, 0, &val);
-	if (!err && val > U64_MAX >> shift)
-		err = -ERANGE;
-	val <<= shift;
-out:
-	if (err)
-		return -EINVAL;
-	*size = val;
+	*size = val << shift;
 	return 0;
 }
 
