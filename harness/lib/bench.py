@@ -15,8 +15,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import guest
-import insnprof
+import guest  # noqa: E402
+import insnprof  # noqa: E402
 
 MIB = 1 << 20
 ROUND_PREFIX = "ZMP_ROUND "

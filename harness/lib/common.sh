@@ -256,9 +256,11 @@ check_config() {
 run_host_py() {
 	local script=$ZMP_HARNESS/lib/$1 kinds k img args=() src
 	shift
+	for k in "$@"; do
+		case $k in -h|--help) exec /usr/bin/python3 "$script" --help ;; esac
+	done
 	install_host_deps
 	kinds=$(/usr/bin/python3 "$script" --validate "$@") || exit $?
-	[ -n "$kinds" ] || exit 0	# --help
 	for k in $kinds; do
 		img=$(build_guest "$k" guest)
 		args+=("--$k-kernel" "$img")
