@@ -4210,6 +4210,7 @@ static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
 
 static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
 
+#ifdef CONFIG_SWAP
 /*
  * Swap-in of a device block as small folios
  *
@@ -4224,6 +4225,14 @@ static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
  * alone as before: never a partial batch.
  */
 
+/*
+ * The block's other pages were not asked for: take them only if they come
+ * without direct reclaim, memcg reclaim or OOM, and without dipping into
+ * the reserves. The faulting page's own allocation did all it needed to.
+ */
+#define SWAPIN_BLOCK_GFP	((GFP_HIGHUSER_MOVABLE & ~__GFP_DIRECT_RECLAIM) | \
+				 __GFP_NOMEMALLOC | __GFP_NOWARN)
+
 /* Allocate and charge the block's folios other than the faulting one */
 static bool swapin_block_alloc(struct vm_area_struct *vma, unsigned long addr,
 			       swp_entry_t entry, struct folio **folios,
@@ -4235,13 +4244,13 @@ static bool swapin_block_alloc(struct vm_area_struct *vma, unsigned long addr,
 	for (i = 0; i < nr; i++) {
 		if (folios[i])
 			continue;
-		folios[i] = vma_alloc_folio(GFP_HIGHUSER_MOVABLE, 0, vma,
+		folios[i] = vma_alloc_folio(SWAPIN_BLOCK_GFP, 0, vma,
 					    addr + i * PAGE_SIZE, false);
 		if (!folios[i])
 			return false;
 		e = swp_entry(swp_type(entry), swp_offset(entry) + i);
 		if (mem_cgroup_swapin_charge_folio(folios[i], vma->vm_mm,
-						   GFP_KERNEL, e)) {
+						   SWAPIN_BLOCK_GFP, e)) {
 			folio_put(folios[i]);
 			folios[i] = NULL;
 			return false;
@@ -4398,6 +4407,15 @@ out:
 		wake_up(&swapcache_wq);
 	return true;
 }
+#else /* !CONFIG_SWAP */
+static bool swapin_block_fallback(struct vm_fault *vmf,
+				  struct swap_info_struct *si,
+				  struct folio *folio, int order,
+				  vm_fault_t *ret)
+{
+	return false;
+}
+#endif /* CONFIG_SWAP */
 
 /*
  * We enter with non-exclusive mmap_lock (to exclude vma changes,

@@ -21,6 +21,11 @@ PRISTINE_MANIFEST=$ZMP_HARNESS/base/pristine.sha256
 # Top-level paths of the repository that are not kernel files.
 NON_KERNEL_RE='^(harness/|README\.md$|\.ci/|\.gitignore$)'
 
+# The guest tests harness/bin/test and harness/bin/arm64 run by default.
+default_guest_tests() {
+	sed 's/#.*//' "$ZMP_HARNESS/guest/tests.list" | xargs
+}
+
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
@@ -191,6 +196,28 @@ arm64_busybox() {
 	dpkg-deb -x "$deb" "$d/x"
 	cp "$d/x/bin/busybox" "$d/busybox"
 	echo "$d/busybox"
+}
+
+# The configurations of harness/configs/matrix.conf, by name.
+matrix_configs() {
+	sed 's/#.*//' "$ZMP_HARNESS/configs/matrix.conf" | awk 'NF { print $1 }' | xargs
+}
+
+# matrix_fragment NAME: the Kconfig fragment of configuration NAME.
+matrix_fragment() {
+	local opts o re
+	opts=$(sed 's/#.*//' "$ZMP_HARNESS/configs/matrix.conf" |
+		awk -v n="$1" '$1 == n { $1 = ""; print }')
+	[ -n "$opts" ] || die "no configuration '$1' in harness/configs/matrix.conf"
+	re=ZSWAP
+	for o in $opts; do re="$re|${o%%=*}"; done
+	grep -v -E "^(# )?CONFIG_($re)[= ]" "$ZMP_HARNESS/configs/guest.config"
+	for o in $opts; do
+		case $o in
+		*=n) echo "# CONFIG_${o%=n} is not set" ;;
+		*) echo "CONFIG_$o" ;;
+		esac
+	done
 }
 
 # build_guest baseline|patched [guest|debug|arm64|arm64-16k]: builds the

@@ -7,13 +7,16 @@ any `not ok`, on a missing result, on a kernel report (BUG, WARNING, KASAN,
 lockdep, Oops, panic) and on a guest that does not power off in time.
 """
 
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+import urllib.request
 
 HARNESS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(HARNESS)
@@ -55,6 +58,53 @@ def compile_guest_programs(outdir, arch="x86_64"):
         subprocess.run([CC[arch], "-O2", "-Wall", "-Werror", "-static", "-o",
                         exe, cfile], check=True)
     return outdir
+
+
+FIO_ORIG = "http://deb.debian.org/debian/pool/main/f/fio/fio_3.33.orig.tar.gz"
+FIO_ORIG_SHA256 = "d2410e13e0f379d061d077cc5ae325835bb7c6186aa7bafc1df954cbc9b014fc"
+# fio's optional engines and libraries, none of which the guest has
+FIO_CONFIGURE = ["--build-static", "--disable-native", "--disable-numa",
+                 "--disable-rdma", "--disable-rados", "--disable-rbd",
+                 "--disable-http", "--disable-gfapi", "--disable-libnfs",
+                 "--disable-pmem", "--disable-xnvme", "--disable-libzbc",
+                 "--disable-tcmalloc", "--disable-dfs", "--disable-lex",
+                 "--disable-shm"]
+
+
+def fetch_checked(url, sha256, dest):
+    """Download @url (a Debian source tarball) to @dest once, checking it."""
+    if not os.path.exists(dest):
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        log("fetching %s" % url)
+        urllib.request.urlretrieve(url, dest + ".tmp")
+        with open(dest + ".tmp", "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        if digest != sha256:
+            raise SystemExit("%s has sha256 %s, expected %s" % (url, digest, sha256))
+        os.replace(dest + ".tmp", dest)
+    return dest
+
+
+def build_fio(arch="x86_64"):
+    """A static fio for the guest, from Debian's fio 3.33 source."""
+    d = os.path.join(WORK, "fio-" + arch)
+    exe = os.path.join(d, "fio-3.33", "fio")
+    if os.path.exists(exe):
+        return exe
+    tarball = fetch_checked(FIO_ORIG, FIO_ORIG_SHA256,
+                            os.path.join(WORK, "downloads", os.path.basename(FIO_ORIG)))
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with tarfile.open(tarball) as t:
+        t.extractall(d)
+    src = os.path.dirname(exe)
+    log("building fio for the %s guest in %s" % (arch, src))
+    subprocess.run(["./configure", "--cc=" + CC[arch]] + FIO_CONFIGURE, cwd=src,
+                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["make", "-j%d" % os.cpu_count(), "fio"], cwd=src, check=True,
+                   stdout=subprocess.DEVNULL)
+    subprocess.run([CC[arch].replace("gcc", "strip"), exe], check=True)
+    return exe
 
 
 def install_kselftests(src_tree, dest):
@@ -100,6 +150,7 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
             arch)
         for p in os.listdir(progs):
             shutil.copy(os.path.join(progs, p), os.path.join(root, "zmp/bin", p))
+        shutil.copy(build_fio(arch), os.path.join(root, "zmp/bin/fio"))
         install_kselftests(src_tree, os.path.join(root, "kselftest"))
         compile_test_zswap(src_tree, os.path.join(root, "zmp/bin/test_zswap"), arch)
         with open(os.path.join(root, "zmp/run.conf"), "w") as f:

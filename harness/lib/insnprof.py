@@ -8,11 +8,9 @@ to kernel functions with the kernel's System.map.
 """
 import bisect
 import collections
-import hashlib
 import os
 import subprocess
 import tarfile
-import urllib.request
 
 import guest
 
@@ -34,15 +32,10 @@ def plugin():
     inc = os.path.join(guest.WORK, "qemu-plugin")
     hdr = os.path.join(inc, "qemu-plugin.h")
     if not os.path.exists(hdr):
+        tarball = guest.fetch_checked(
+            QEMU_ORIG, QEMU_ORIG_SHA256,
+            os.path.join(guest.WORK, "downloads", os.path.basename(QEMU_ORIG)))
         os.makedirs(inc, exist_ok=True)
-        tarball = os.path.join(inc, os.path.basename(QEMU_ORIG))
-        guest.log("fetching qemu's plugin header from %s" % QEMU_ORIG)
-        urllib.request.urlretrieve(QEMU_ORIG, tarball)
-        with open(tarball, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
-        if digest != QEMU_ORIG_SHA256:
-            raise SystemExit("profile: %s has sha256 %s, expected %s"
-                             % (tarball, digest, QEMU_ORIG_SHA256))
         with tarfile.open(tarball) as t:
             with t.extractfile(HEADER) as f, open(hdr + ".tmp", "wb") as o:
                 o.write(f.read())

@@ -1475,25 +1475,6 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 
 static DEVICE_ATTR_RW(multi_pages);
 static DEVICE_ATTR_RO(multi_pages_stat);
-
-/*
- * Advertise the block as the optimal I/O size while the device stores
- * blocks: swap-in reads a whole block into small folios when it cannot have
- * a large one (swap_block_order()), rather than decompressing it per page.
- */
-static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
-{
-	struct queue_limits lim;
-
-	lim = queue_limits_start_update(zram->disk->queue);
-	lim.io_opt = io_opt;
-	if (queue_limits_commit_update(zram->disk->queue, &lim))
-		pr_warn("%s: cannot set io_opt\n", zram->disk->disk_name);
-}
-#else
-static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
-{
-}
 #endif
 
 static DEVICE_ATTR_RO(io_stat);
@@ -2622,8 +2603,8 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 					bio->bi_status = BLK_STS_IOERR;
 					break;
 				}
-				bio_advance_iter_single(bio, &iter,
-							ZRAM_BLOCK_SIZE);
+				/* the block may span several segments */
+				bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
 				continue;
 			}
 		}
@@ -2666,7 +2647,7 @@ static void zram_bio_write(struct zram *zram, struct bio *bio)
 				bio->bi_status = BLK_STS_IOERR;
 				break;
 			}
-			bio_advance_iter_single(bio, &iter, ZRAM_BLOCK_SIZE);
+			bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
 			continue;
 		}
 
@@ -2737,6 +2718,19 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	zram_slot_unlock(zram, index);
 }
 
+/*
+ * Swap-in reads a whole block into small folios when it cannot have a large
+ * one (swap_block_order()), rather than decompressing it once per page.
+ * multi_pages cannot change while the device is initialized, let alone
+ * open for swap.
+ */
+static unsigned int zram_swap_block_order(struct block_device *bdev)
+{
+	struct zram *zram = bdev->bd_disk->private_data;
+
+	return zram_multi_pages(zram) ? ZRAM_BLOCK_ORDER : 0;
+}
+
 static void zram_comp_params_reset(struct zram *zram)
 {
 	u32 prio;
@@ -2783,7 +2777,6 @@ static void zram_reset_device(struct zram *zram)
 	/* I/O operation under all of CPU are done so let's free */
 	zram_meta_free(zram, zram->disksize);
 	zram->disksize = 0;
-	zram_set_io_opt(zram, PAGE_SIZE);
 	zram_destroy_comps(zram);
 	memset(&zram->stats, 0, sizeof(zram->stats));
 #ifdef CONFIG_ZRAM_MULTI_PAGES
@@ -2842,8 +2835,6 @@ static ssize_t disksize_store(struct device *dev,
 		zram->num_active_comps++;
 	}
 	zram->disksize = disksize;
-	if (zram_multi_pages(zram))
-		zram_set_io_opt(zram, ZRAM_BLOCK_SIZE);
 	set_capacity_and_notify(zram->disk, zram->disksize >> SECTOR_SHIFT);
 	up_write(&zram->init_lock);
 
@@ -2913,6 +2904,7 @@ static const struct block_device_operations zram_devops = {
 	.open = zram_open,
 	.submit_bio = zram_submit_bio,
 	.swap_slot_free_notify = zram_slot_free_notify,
+	.swap_block_order = zram_swap_block_order,
 	.owner = THIS_MODULE
 };
 

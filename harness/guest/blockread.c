@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blockread: reads of stored multi-page blocks into every kind of buffer.
+ *
+ *   blockread DEVICE CORPUS MiB
+ *	Write MiB of the corpus to DEVICE with O_DIRECT from a 2 MiB-aligned
+ *	buffer of large folios (the caller enables the block-sized mTHP), so
+ *	that zram stores blocks. Then read the device back, every byte
+ *	compared with the corpus, in reads of 32 KiB, 64 KiB and 1 MiB:
+ *	  direct-pages      O_DIRECT into a buffer of 4 KiB pages
+ *	                    (MADV_NOHUGEPAGE): one bio spans several blocks,
+ *	                    each block several bvecs
+ *	  direct-mthp       O_DIRECT into block-aligned large folios
+ *	  direct-misaligned O_DIRECT into large folios one page off, so that
+ *	                    every block spans two folios
+ *	  direct-offset     O_DIRECT into 4 KiB pages, at device offsets one
+ *	                    page past the block boundaries
+ *	  buffered          through the block device's page cache (dropped
+ *	                    first): readahead builds the bios
+ *
+ * Prints one line per read kind and size, "RESULT NAME PAGES-DIFFERING
+ * PAGES", and exits 1 if any page differs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MIB (1024UL * 1024UL)
+
+static unsigned long PG, BLK;
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "blockread: %s: %s\n", msg, strerror(errno));
+	exit(2);
+}
+
+/* SIZE bytes at a 2 MiB boundary plus SHIFT, large folios unless @pages */
+static unsigned char *map_buffer(size_t size, size_t shift, int pages)
+{
+	size_t len = size + shift + 2 * MIB;
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	if (pages && madvise(p, len, MADV_NOHUGEPAGE))
+		die("MADV_NOHUGEPAGE");
+	p = (unsigned char *)(((uintptr_t)p + 2 * MIB - 1) & ~(2 * MIB - 1));
+	return p + shift;
+}
+
+/* Pages of @buf that differ from @ref */
+static unsigned long pages_differ(const unsigned char *buf,
+				  const unsigned char *ref, size_t size)
+{
+	unsigned long bad = 0;
+	size_t off;
+
+	for (off = 0; off < size; off += PG)
+		bad += !!memcmp(buf + off, ref + off, PG);
+	return bad;
+}
+
+/*
+ * Read SIZE bytes of @fd from device offset @start on, in reads of @chunk,
+ * into @buf (filled with a poison first, so that a page the read missed
+ * shows), and report how many pages differ from @ref.
+ */
+static unsigned long read_back(int fd, unsigned char *buf,
+			       const unsigned char *ref, size_t size,
+			       size_t start, size_t chunk, const char *name)
+{
+	size_t off, len;
+	unsigned long bad;
+
+	memset(buf, 0x5a, size);
+	for (off = 0; off < size; off += len) {
+		len = size - off < chunk ? size - off : chunk;
+		if (pread(fd, buf + off, len, start + off) != (ssize_t)len)
+			die(name);
+	}
+	bad = pages_differ(buf, ref + start, size);
+	printf("RESULT %s-%zuk %lu %zu\n", name, chunk / 1024, bad, size / PG);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	static const size_t chunks[] = { 32 * 1024, 64 * 1024, 1024 * 1024 };
+	unsigned char *ref, *wbuf, *pages, *mthp, *misaligned;
+	unsigned long mib, bad = 0;
+	int fd, dfd, bfd;
+	size_t size, i;
+
+	if (argc != 4 || !(mib = strtoul(argv[3], NULL, 10))) {
+		fprintf(stderr, "usage: blockread DEVICE CORPUS MiB\n");
+		return 2;
+	}
+	PG = sysconf(_SC_PAGESIZE);
+	BLK = 4 * PG;
+	size = mib * MIB;
+
+	ref = malloc(size);
+	fd = open(argv[2], O_RDONLY);
+	if (!ref || fd < 0 || pread(fd, ref, size, 0) != (ssize_t)size)
+		die(argv[2]);
+	close(fd);
+
+	dfd = open(argv[1], O_RDWR | O_DIRECT);
+	bfd = open(argv[1], O_RDONLY);
+	if (dfd < 0 || bfd < 0)
+		die(argv[1]);
+
+	wbuf = map_buffer(size, 0, 0);
+	memcpy(wbuf, ref, size);
+	for (i = 0; i < size; i += MIB)
+		if (pwrite(dfd, wbuf + i, MIB, i) != (ssize_t)MIB)
+			die("direct write");
+	munmap(wbuf, size);
+
+	pages = map_buffer(size, 0, 1);
+	mthp = map_buffer(size, 0, 0);
+	misaligned = map_buffer(size, PG, 0);
+	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+		bad += read_back(dfd, pages, ref, size, 0, chunks[i],
+				 "direct-pages");
+		bad += read_back(dfd, mthp, ref, size, 0, chunks[i],
+				 "direct-mthp");
+		bad += read_back(dfd, misaligned, ref, size, 0, chunks[i],
+				 "direct-misaligned");
+		bad += read_back(dfd, pages, ref, size - BLK, PG, chunks[i],
+				 "direct-offset");
+		if (ioctl(bfd, BLKFLSBUF, 0) ||
+		    posix_fadvise(bfd, 0, 0, POSIX_FADV_DONTNEED))
+			die("dropping the page cache");
+		bad += read_back(bfd, pages, ref, size, 0, chunks[i],
+				 "buffered");
+	}
+	return bad ? 1 : 0;
+}
