@@ -33,30 +33,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define MIB (1024UL * 1024UL)
+#include "zmp.h"
 
-static unsigned long PG, BLK;
 
-static void die(const char *msg)
-{
-	fprintf(stderr, "blockread: %s: %s\n", msg, strerror(errno));
-	exit(2);
-}
-
-/* SIZE bytes at a 2 MiB boundary plus SHIFT, large folios unless @pages */
-static unsigned char *map_buffer(size_t size, size_t shift, int pages)
-{
-	size_t len = size + shift + 2 * MIB;
-	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		die("mmap");
-	if (pages && madvise(p, len, MADV_NOHUGEPAGE))
-		die("MADV_NOHUGEPAGE");
-	p = (unsigned char *)(((uintptr_t)p + 2 * MIB - 1) & ~(2 * MIB - 1));
-	return p + shift;
-}
+static unsigned long BLK;
 
 /* Pages of @buf that differ from @ref */
 static unsigned long pages_differ(const unsigned char *buf,
@@ -105,7 +85,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: blockread DEVICE CORPUS MiB\n");
 		return 2;
 	}
-	PG = sysconf(_SC_PAGESIZE);
+	zmp_init();
 	BLK = 4 * PG;
 	size = mib * MIB;
 
@@ -120,16 +100,16 @@ int main(int argc, char **argv)
 	if (dfd < 0 || bfd < 0)
 		die(argv[1]);
 
-	wbuf = map_buffer(size, 0, 0);
+	wbuf = map_aligned_shift(size, 0, 0);
 	memcpy(wbuf, ref, size);
 	for (i = 0; i < size; i += MIB)
 		if (pwrite(dfd, wbuf + i, MIB, i) != (ssize_t)MIB)
 			die("direct write");
 	munmap(wbuf, size);
 
-	pages = map_buffer(size, 0, 1);
-	mthp = map_buffer(size, 0, 0);
-	misaligned = map_buffer(size, PG, 0);
+	pages = map_aligned_shift(size, 0, 1);
+	mthp = map_aligned_shift(size, 0, 0);
+	misaligned = map_aligned_shift(size, PG, 0);
 	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
 		bad += read_back(dfd, pages, ref, size, 0, chunks[i],
 				 "direct-pages");

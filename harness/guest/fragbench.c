@@ -22,17 +22,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "zmp.h"
+
 /* the page size, set first thing in main() */
-static unsigned long PG;
-#define MIB (1024UL * 1024UL)
 
 static char sysdir[128];
-
-static void die(const char *msg)
-{
-	fprintf(stderr, "fragbench: %s: %s\n", msg, strerror(errno));
-	exit(2);
-}
 
 /* objs_moved of the pool's debugfs classes file; 0 if it has none */
 static unsigned long long objs_moved(const char *dev)
@@ -112,7 +106,7 @@ int main(int argc, char **argv)
 	int fd, cfd, c, step;
 	FILE *f;
 
-	PG = sysconf(_SC_PAGESIZE);
+	zmp_init();
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':

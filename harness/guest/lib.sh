@@ -38,6 +38,25 @@ require_thp_swap()
 	fi
 }
 
+# require_multi_pages: skip the test on a kernel without multi-page blocks.
+require_multi_pages()
+{
+	if [ ! -e /sys/block/zram0/multi_pages ]; then
+		ktap_skip_all "no CONFIG_ZRAM_MULTI_PAGES"
+		exit 4
+	fi
+}
+
+# block_swap_on ALGO DISKSIZE: zram0 as a fresh swap device storing blocks,
+# with the block-sized mTHP the only one enabled.
+block_swap_on()
+{
+	mthp_only $BLOCK_KB
+	echo 1 > /sys/block/zram0/reset
+	echo 1 > /sys/block/zram0/multi_pages || return 1
+	zram_swap_on zram0 "$1" "$2"
+}
+
 # zram_swap_on DEV ALGO DISKSIZE: a fresh zram swap device.
 zram_swap_on()
 {

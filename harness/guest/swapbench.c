@@ -29,13 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
+#include "zmp.h"
 
-#define MIB (1024UL * 1024UL)
+
 /* the page size, set first thing in main() */
-static unsigned long PG;
 #define MAX_SIZES 16
 
 struct snapshot {
@@ -53,12 +50,6 @@ struct snapshot {
 static char size_names[MAX_SIZES][32];
 static int nr_sizes;
 static const char *zram = "zram0";
-
-static void die(const char *msg)
-{
-	fprintf(stderr, "swapbench: %s: %s\n", msg, strerror(errno));
-	exit(2);
-}
 
 static unsigned long long read_ull(const char *path)
 {
@@ -281,7 +272,7 @@ int main(int argc, char **argv)
 	int fd, c, fail_swapin = 0;
 	char *end;
 
-	PG = sysconf(_SC_PAGESIZE);
+	zmp_init();
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -327,11 +318,7 @@ int main(int argc, char **argv)
 	find_sizes();
 
 	/* 2 MiB aligned so that every 16 KiB block of it can be an mTHP */
-	mem = mmap(NULL, size + 2 * MIB, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		die("mmap");
-	mem = (unsigned char *)(((uintptr_t)mem + 2 * MIB - 1) & ~(2 * MIB - 1));
+	mem = map_aligned(size);
 
 	for (r = 1; r <= rounds; r++) {
 		volatile unsigned char sink = 0;

@@ -28,26 +28,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
+#include "zmp.h"
+
 
 /* the page size, set first thing in main() */
-static unsigned long PG;
 #define BLK_PAGES 4UL
-#define MIB (1024UL * 1024UL)
 
 static int corpus_fd;
 static unsigned long corpus_pages, npages;
 static uint16_t *version;	/* 0: dropped, reads as zeroes */
 static unsigned char *mem;
 static uint64_t rng;
-
-static void die(const char *msg)
-{
-	fprintf(stderr, "swapstress: %s: %s\n", msg, strerror(errno));
-	exit(2);
-}
 
 static uint64_t next(void)
 {
@@ -123,7 +114,7 @@ int main(int argc, char **argv)
 	time_t end;
 	int status;
 
-	PG = sysconf(_SC_PAGESIZE);
+	zmp_init();
 	if (argc != 5) {
 		fprintf(stderr, "usage: swapstress CORPUS MiB SECONDS SEED\n");
 		return 2;
@@ -145,11 +136,9 @@ int main(int argc, char **argv)
 	if (!npages || npages % BLK_PAGES || corpus_pages < 1)
 		die("bad size or empty corpus");
 	version = calloc(npages, sizeof(*version));
-	mem = mmap(NULL, npages * PG + 2 * MIB, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!version || mem == MAP_FAILED)
+	if (!version)
 		die("memory");
-	mem = (unsigned char *)(((uintptr_t)mem + 2 * MIB - 1) & ~(2 * MIB - 1));
+	mem = map_aligned(npages * PG);
 	rewrite(0, npages);
 
 	while (time(NULL) < end) {

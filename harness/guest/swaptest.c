@@ -52,29 +52,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
+#include "zmp.h"
+
 
 /* the page size, and the block: four pages, as zram stores large folios */
-static unsigned long PG, BLK;
-#define MIB (1024UL * 1024UL)
-
-static void die(const char *msg)
-{
-	fprintf(stderr, "swaptest: %s: %s\n", msg, strerror(errno));
-	exit(2);
-}
-
-static unsigned char *map_aligned(size_t size)
-{
-	unsigned char *p = mmap(NULL, size + 2 * MIB, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		die("mmap");
-	return (unsigned char *)(((uintptr_t)p + 2 * MIB - 1) & ~(2 * MIB - 1));
-}
+static unsigned long BLK;
 
 static void read_corpus(int fd, unsigned char *dst, size_t len, off_t off)
 {
@@ -375,7 +357,7 @@ int main(int argc, char **argv)
 {
 	unsigned long mib = argc == 4 ? strtoul(argv[3], NULL, 10) : 0;
 
-	PG = sysconf(_SC_PAGESIZE);
+	zmp_init();
 	BLK = 4 * PG;
 	if (argc == 4 && mib && !strcmp(argv[1], "partial"))
 		return partial(argv[2], mib * MIB);

@@ -23,6 +23,9 @@ ROUND_PREFIX = "ZMP_ROUND "
 MM_KEYS = ("orig_data_size", "compr_data_size", "mem_used_total",
            "pages_compacted", "huge_pages")
 
+# the kernel base the trees are made of (harness/base/bases.conf)
+BASE = os.environ.get("ZMP_BASE", "")
+
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
@@ -66,7 +69,7 @@ def parse_args(argv):
                     "of each kernel, whole boot); needs the instruction clock")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
-    ap.add_argument("--out", default=os.path.join(guest.WORK, "results"),
+    ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=900,
                     help="seconds one guest may run (default 900)")
@@ -152,12 +155,7 @@ def prepare_corpus(path, size_bytes, tile=False):
 
 
 def reference(img, algo, size_bytes):
-    exe = os.path.join(guest.WORK, "host-bin", "zref")
-    src = os.path.join(guest.HARNESS, "host", "zref.c")
-    os.makedirs(os.path.dirname(exe), exist_ok=True)
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-        subprocess.run(["gcc", "-O2", "-Wall", "-o", exe, src, "-lzstd",
-                        "-llz4"], check=True)
+    exe = guest.host_tool("zref")
     r = subprocess.run([exe, img, algo, str(size_bytes)], check=True,
                        capture_output=True, text=True)
     return json.loads(r.stdout)
@@ -426,7 +424,8 @@ def main(argv):
         text += ("\n\nguest instructions by function, round 1 of each kernel, "
                  "the whole boot (M instructions):\n"
                  + insnprof.table(counts, kinds))
-    text = "command: %s\n%s" % (os.environ.get("ZMP_BENCH_CMD", ""), text)
+    text = "command: %s\nbase: %s, commit %s\n%s" % (
+        os.environ.get("ZMP_BENCH_CMD", ""), BASE, guest.git_commit(), text)
     print(text)
     os.makedirs(a.out, exist_ok=True)
     stem = "swap-%s-%s-%dM%s%s%s" % (corpus_name, a.algo, a.size,
@@ -441,6 +440,7 @@ def main(argv):
                    "mthp": not a.no_mthp, "fallback": a.fallback,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+                   "base": BASE, "commit": guest.git_commit(),
                    "command": os.environ.get("ZMP_BENCH_CMD", ""),
                    "reference": ref, "summary": summary, "rounds": rounds,
                    "table": text}, f, indent=1)

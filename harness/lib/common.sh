@@ -11,29 +11,81 @@ ZMP_HARNESS=$ZMP_ROOT/harness
 ZMP_WORK=${ZMP_WORK:-/var/tmp/zmp}
 ZMP_JOBS=${ZMP_JOBS:-$(nproc)}
 
-BASE_PKG=linux-source-6.12
-BASE_VERSION=6.12.117-1~deb12u1
-BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
-BASE_SHA256=585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f
-BASE_DIR=$ZMP_WORK/base/linux-source-6.12
-PRISTINE_MANIFEST=$ZMP_HARNESS/base/pristine.sha256
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# Top-level paths of the repository that are not kernel files.
-NON_KERNEL_RE='^(harness/|README\.md$|\.ci/|\.gitignore$)'
+# The base (harness/base/bases.conf): ZMP_BASE, or the first line there.
+BASES_CONF=$ZMP_HARNESS/base/bases.conf
+base_names() { sed 's/#.*//' "$BASES_CONF" | awk 'NF { print $1 }' | xargs; }
+ZMP_BASE=${ZMP_BASE:-$(base_names | cut -d' ' -f1)}
+read -r BASE_NAME BASE_PKG BASE_VERSION BASE_SUITE BASE_SHA256 BASE_OVERLAY < <(
+	sed 's/#.*//' "$BASES_CONF" | awk -v b="$ZMP_BASE" '$1 == b')
+[ -n "${BASE_NAME:-}" ] ||
+	die "ZMP_BASE=$ZMP_BASE: no such base in harness/base/bases.conf (bases: $(base_names))"
+export ZMP_BASE
+BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz
+BASE_DIR=$ZMP_WORK/base/$BASE_PKG
+BASE_TAG=base-$BASE_NAME
+PRISTINE_MANIFEST=$ZMP_HARNESS/base/pristine-$BASE_NAME.sha256
+# the series of the base: messages, series.conf, split diffs, cover letter
+SERIES_DIR=$ZMP_HARNESS/series/$BASE_NAME
+
+# Top-level paths of the repository that are not kernel files, and the
+# folders of the other bases' sparse trees.
+NON_KERNEL_RE='^(harness/|README\.md$|\.ci/|\.gitignore$'
+for _o in $(sed 's/#.*//' "$BASES_CONF" | awk 'NF { print $6 }'); do
+	case $_o in .|-|"$BASE_OVERLAY") ;; *) NON_KERNEL_RE="$NON_KERNEL_RE|$_o/" ;; esac
+done
+NON_KERNEL_RE="$NON_KERNEL_RE)"
+unset _o
+
+# has_overlay: whether the base has a sparse tree (a patched kernel).
+has_overlay() { [ "$BASE_OVERLAY" != - ]; }
+
+# corpus_image [NAME]: the raw image of a shipped corpus (harness/corpus/
+# NAME.anon.zst, default py), unpacked once under $ZMP_WORK/corpus; prints
+# its path.
+corpus_image() {
+	local name=${1:-py} img=$ZMP_WORK/corpus/${1:-py}.anon.img
+	if [ ! -s "$img" ]; then
+		mkdir -p "$ZMP_WORK/corpus"
+		zstd -dcq "$ZMP_HARNESS/corpus/$name.anon.zst" > "$img.tmp"
+		mv "$img.tmp" "$img"
+	fi
+	echo "$img"
+}
 
 # The guest tests harness/bin/test and harness/bin/arm64 run by default.
 default_guest_tests() {
 	sed 's/#.*//' "$ZMP_HARNESS/guest/tests.list" | xargs
 }
 
-log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
-
 # Debian packages the harness needs on the host.
 HOST_PKGS="$BASE_PKG=$BASE_VERSION build-essential flex bison bc cpio kmod
 	libelf-dev libssl-dev ccache qemu-system-x86 busybox-static xz-utils
 	zstd libzstd-dev liblz4-dev python3 python3-matplotlib rsync git sparse
 	python3-ply python3-git"
+
+# A base from another Debian suite than the machine's: add the suite with
+# the archive address the machine uses, everything of it pinned away but
+# the base's package at its version.
+add_base_suite() {
+	local own list=/etc/apt/sources.list.d/zmp-$BASE_SUITE.sources
+	local pref=/etc/apt/preferences.d/zmp-$BASE_SUITE.pref
+	own=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	[ "$BASE_SUITE" = "$own" ] && return 0
+	[ -f "$list" ] && grep -qx "Package: $BASE_PKG" "$pref" 2>/dev/null && return 0
+	[ "$(id -u)" -eq 0 ] || die "need root to add Debian's $BASE_SUITE suite"
+	log "adding Debian's $BASE_SUITE suite for $BASE_PKG=$BASE_VERSION only"
+	printf '%s\n' "# added by the zmp harness for $BASE_PKG (see $pref)" \
+		"Types: deb" "URIs: http://deb.debian.org/debian" "Suites: $BASE_SUITE" \
+		"Components: main" \
+		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" > "$list"
+	printf '%s\n' "# added by the zmp harness: nothing from $BASE_SUITE but the base" \
+		"Package: $BASE_PKG" "Pin: version $BASE_VERSION" "Pin-Priority: 990" "" \
+		"Package: *" "Pin: release a=$BASE_SUITE" "Pin-Priority: -1" > "$pref"
+	apt-get update -qq >/dev/null
+}
 
 install_host_deps() {
 	local missing=() p name want
@@ -52,6 +104,7 @@ install_host_deps() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing host packages: ${missing[*]}"
 	[ "$(id -u)" -eq 0 ] || die "need root to apt-get install ${missing[*]}"
+	add_base_suite
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null
 	apt-get install -y -qq --no-install-recommends --allow-downgrades \
@@ -70,17 +123,27 @@ prepare_base() {
 	echo "$BASE_SHA256  $BASE_TARBALL" | sha256sum -c --quiet - ||
 		die "$BASE_TARBALL does not match the pinned sha256 $BASE_SHA256"
 	log "unpacking the base into $BASE_DIR"
-	rm -rf "$ZMP_WORK/base"
+	rm -rf "$BASE_DIR"
 	mkdir -p "$ZMP_WORK/base"
 	tar -xf "$BASE_TARBALL" -C "$ZMP_WORK/base"
 	# Builds use O= only: one in-tree build would make every O= build refuse.
 	touch "$BASE_DIR/.zmp-unpacked"
 }
 
-# The kernel files of the sparse tree, one path a line.
+# The kernel files of the base's sparse tree, one path a line, relative to
+# its folder, overlay_root.
+overlay_root() {
+	if [ "$BASE_OVERLAY" = . ]; then echo "$ZMP_ROOT"; else echo "$ZMP_ROOT/$BASE_OVERLAY"; fi
+}
 overlay_files() {
-	git -C "$ZMP_ROOT" ls-files --cached --others --exclude-standard |
-		grep -Ev "$NON_KERNEL_RE" | sort
+	has_overlay || return 0
+	if [ "$BASE_OVERLAY" = . ]; then
+		git -C "$ZMP_ROOT" ls-files --cached --others --exclude-standard |
+			grep -Ev "$NON_KERNEL_RE" | sort
+	else
+		git -C "$ZMP_ROOT" ls-files --cached --others --exclude-standard \
+			-- "$BASE_OVERLAY" | sed "s|^$BASE_OVERLAY/||" | sort
+	fi
 }
 
 # Each overlaid file must be recorded with the sha256 of its pristine
@@ -111,42 +174,62 @@ check_overlay_against_base() {
 	[ $bad -eq 0 ] || die "the base does not match the sparse tree; refusing to prepare it"
 }
 
-# A tree is $ZMP_WORK/t/KIND/src with its builds beside it in
-# $ZMP_WORK/t/KIND/{guest,debug,uml}: the same relative paths in every tree,
-# so that ccache (CCACHE_BASEDIR) shares objects between baseline and patched.
-tree_dir() { echo "$ZMP_WORK/t/$1"; }
-
-# prepare_tree baseline|patched: the base (plus the sparse tree for
-# "patched"), synced into its own directory; prints the source directory.
-# The files of the swap-in change (mm/memory.c's block fallback): the
-# "noswapin" tree is the patched tree without them, the benchmark's
-# reference for what that change buys.
-SWAPIN_FILES_RE='^(mm/memory\.c|mm/page_io\.c|mm/swap\.h|mm/vmstat\.c|include/linux/vm_event_item\.h)$'
+# A tree is $ZMP_WORK/t/BASE/KIND/src with its builds beside it in
+# $ZMP_WORK/t/BASE/KIND/{guest,debug,uml}: the same relative paths in every
+# tree, so that ccache (CCACHE_BASEDIR) shares objects between baseline and
+# patched.
+tree_dir() { echo "$ZMP_WORK/t/$BASE_NAME/$1"; }
 
 # The overlaid files of tree KIND.
 tree_overlay() {
 	case $1 in
-	patched) overlay_files ;;
-	noswapin) overlay_files | grep -Ev "$SWAPIN_FILES_RE" ;;
+	patched|noswapin) overlay_files ;;
 	esac
 }
 
-# prepare_tree baseline|patched|noswapin: the base with the tree's overlay.
+# noswapin_files DIR: the sparse tree with the series' swap-in patch (the
+# mail of series.conf's swapin-block-fallback) reverted, written to DIR:
+# the benchmark's reference for what that patch buys.
+noswapin_files() {
+	local dir=$1 out=$ZMP_WORK/series/$BASE_NAME/noswapin mail f nn
+	"$ZMP_HARNESS/bin/series" --out "$out" >/dev/null 2>&1 || die "writing the series failed"
+	nn=$(awk '$1 == "patch" && $3 == "swapin-block-fallback" { print $2 }' \
+		"$SERIES_DIR/series.conf")
+	[ -n "$nn" ] || die "series.conf has no patch swapin-block-fallback"
+	mail=$(ls "$out/$(printf '%04d' $((10#$nn)))"-*.patch)
+	while read -r f; do
+		mkdir -p "$dir/$(dirname "$f")"
+		cp "$(overlay_root)/$f" "$dir/$f"
+	done < <(overlay_files)
+	(cd "$dir" && git apply -R "$mail") || die "the swap-in patch does not revert"
+}
+
+# prepare_tree baseline|patched|noswapin: the base with the tree's overlay;
+# prints the source directory.
 prepare_tree() {
-	local kind=$1 dst excl f
+	local kind=$1 dst excl f from
 	case $kind in baseline|patched|noswapin) ;; *) die "unknown tree $kind" ;; esac
 	prepare_base
-	[ "$kind" = baseline ] || check_overlay_against_base
+	if [ "$kind" != baseline ]; then
+		has_overlay || die "base $BASE_NAME has no sparse tree yet: only 'baseline'"
+		check_overlay_against_base
+	fi
 	dst=$(tree_dir "$kind")/src
 	mkdir -p "$dst"
+	from=$(overlay_root)
+	if [ "$kind" = noswapin ]; then
+		from=$(mktemp -d)
+		noswapin_files "$from"
+	fi
 	excl=$(mktemp)
 	tree_overlay "$kind" | sed 's|^|/|' > "$excl"
 	rsync -a --delete --exclude-from="$excl" "$BASE_DIR/" "$dst/"
 	rm -f "$excl"
 	while read -r f; do
 		mkdir -p "$dst/$(dirname "$f")"
-		cmp -s "$ZMP_ROOT/$f" "$dst/$f" || cp "$ZMP_ROOT/$f" "$dst/$f"
+		cmp -s "$from/$f" "$dst/$f" || cp "$from/$f" "$dst/$f"
 	done < <(tree_overlay "$kind")
+	[ "$kind" = noswapin ] && rm -rf "$from"
 	echo "$dst"
 }
 
@@ -203,14 +286,20 @@ matrix_configs() {
 	sed 's/#.*//' "$ZMP_HARNESS/configs/matrix.conf" | awk 'NF { print $1 }' | xargs
 }
 
-# matrix_fragment NAME: the Kconfig fragment of configuration NAME.
+# matrix_fragment NAME: the Kconfig fragment of configuration NAME (an
+# option turned off takes the guest.config lines of its sub-options along).
 matrix_fragment() {
 	local opts o re
 	opts=$(sed 's/#.*//' "$ZMP_HARNESS/configs/matrix.conf" |
 		awk -v n="$1" '$1 == n { $1 = ""; print }')
 	[ -n "$opts" ] || die "no configuration '$1' in harness/configs/matrix.conf"
-	re=ZSWAP
-	for o in $opts; do re="$re|${o%%=*}"; done
+	re="ZSWAP[A-Z0-9_]*"
+	for o in $opts; do
+		case $o in
+		*=n) re="$re|${o%=n}(_[A-Z0-9_]*)?" ;;
+		*) re="$re|${o%%=*}" ;;
+		esac
+	done
 	grep -v -E "^(# )?CONFIG_($re)[= ]" "$ZMP_HARNESS/configs/guest.config"
 	for o in $opts; do
 		case $o in

@@ -23,17 +23,24 @@ ROOT = os.path.dirname(HARNESS)
 WORK = os.environ.get("ZMP_WORK", "/var/tmp/zmp")
 SELFTESTS_SRC = None  # set by callers that install kselftests
 
-# Console lines that mean the kernel found a bug, whatever the tests said.
-REPORT_RE = re.compile(
-    r"(BUG: |WARNING: |KASAN: |UBSAN: |KFENCE: |general protection fault|"
-    r"Oops: |Kernel panic|kernel BUG at|possible circular locking|"
-    r"possible recursive locking|inconsistent lock state|"
-    r"suspicious RCU usage|INFO: task .* blocked|watchdog: BUG|"
-    r"list_add corruption|list_del corruption|Bad page state|"
-    r"page dumped because|Call Trace:)")
+# Console lines that mean the kernel found a bug, whatever the tests said:
+# harness/lib/kernel-reports.txt, one pattern a line.
+def report_patterns():
+    with open(os.path.join(HARNESS, "lib", "kernel-reports.txt")) as f:
+        return [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+
+
+REPORT_RE = re.compile("(%s)" % "|".join(report_patterns()))
 
 KTAP_TOP_RE = re.compile(r"^(not ok|ok) (\d+) (\S+)(.*)$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)$")
+
+
+def git_commit():
+    """The project's commit, with "-dirty" for uncommitted changes."""
+    r = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty",
+                        "--abbrev=12"], capture_output=True, text=True)
+    return r.stdout.strip() or "unknown"
 
 
 def log(msg):
@@ -53,7 +60,8 @@ def compile_guest_programs(outdir, arch="x86_64"):
             continue
         exe = os.path.join(outdir, name[:-2])
         cfile = os.path.join(src, name)
-        if os.path.exists(exe) and os.path.getmtime(exe) > os.path.getmtime(cfile):
+        if os.path.exists(exe) and os.path.getmtime(exe) > max(
+                os.path.getmtime(cfile), os.path.getmtime(os.path.join(src, "zmp.h"))):
             continue
         subprocess.run([CC[arch], "-O2", "-Wall", "-Werror", "-static", "-o",
                         exe, cfile], check=True)
@@ -105,6 +113,17 @@ def build_fio(arch="x86_64"):
                    stdout=subprocess.DEVNULL)
     subprocess.run([CC[arch].replace("gcc", "strip"), exe], check=True)
     return exe
+
+
+def host_tool(name, **make_vars):
+    """Path of host tool NAME (harness/host/Makefile), built if stale."""
+    out = os.path.join(WORK, "host-bin")
+    os.makedirs(out, exist_ok=True)
+    subprocess.run(["make", "-s", "-C", os.path.join(HARNESS, "host"),
+                    "O=" + out, name] +
+                   ["%s=%s" % kv for kv in sorted(make_vars.items())],
+                   check=True)
+    return os.path.join(out, name)
 
 
 def install_kselftests(src_tree, dest):
@@ -208,8 +227,24 @@ def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
     return text, timed_out
 
 
+# A known report that is not ours, from its first line to its end: UML's
+# virt-pci driver warns at every boot without a PCI host.
+BENIGN_REPORT_RE = re.compile(r"WARNING: .* at arch/um/drivers/virt-pci\.c")
+END_OF_REPORT_RE = re.compile(r"---\[ end trace ")
+
+
 def kernel_reports(text):
-    return [l for l in text.splitlines() if REPORT_RE.search(l)]
+    """The lines of @text that report a kernel bug (kernel-reports.txt)."""
+    reports, benign = [], False
+    for line in text.splitlines():
+        if BENIGN_REPORT_RE.search(line):
+            benign = True
+        if benign:
+            benign = not END_OF_REPORT_RE.search(line)
+            continue
+        if REPORT_RE.search(line):
+            reports.append(line)
+    return reports
 
 
 def kunit_results(text):
@@ -246,3 +281,12 @@ def parse_ktap(text, expected):
         if name not in seen:
             results.append((name, False, "not ok - %s: no result (guest died?)" % name))
     return results
+
+
+if __name__ == "__main__":
+    # guest.py reports LOG: the kernel-report lines of a kernel log
+    if len(sys.argv) != 3 or sys.argv[1] != "reports":
+        sys.exit("usage: guest.py reports LOG")
+    with open(sys.argv[2], errors="replace") as f:
+        for r in kernel_reports(f.read()):
+            print(r)

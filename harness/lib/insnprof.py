@@ -9,7 +9,6 @@ to kernel functions with the kernel's System.map.
 import bisect
 import collections
 import os
-import subprocess
 import tarfile
 
 import guest
@@ -24,11 +23,6 @@ USER = "(user space)"
 
 def plugin():
     """Path of tbprof.so, built on first use."""
-    d = os.path.join(guest.WORK, "host-bin")
-    so = os.path.join(d, "tbprof.so")
-    src = os.path.join(guest.HARNESS, "host", "tbprof.c")
-    if os.path.exists(so) and os.path.getmtime(so) >= os.path.getmtime(src):
-        return so
     inc = os.path.join(guest.WORK, "qemu-plugin")
     hdr = os.path.join(inc, "qemu-plugin.h")
     if not os.path.exists(hdr):
@@ -41,10 +35,7 @@ def plugin():
                 o.write(f.read())
         os.replace(hdr + ".tmp", hdr)
         os.remove(tarball)
-    os.makedirs(d, exist_ok=True)
-    subprocess.run(["gcc", "-O2", "-Wall", "-shared", "-fPIC", "-I", inc,
-                    "-o", so, src], check=True)
-    return so
+    return guest.host_tool("tbprof.so", QEMU_PLUGIN_INC=inc)
 
 
 def qemu_args(out):

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The harness judging logs: every kernel log the harness reads (UML KUnit,
+x86_64 and arm64 guests) goes through guest.kernel_reports(), and a report
+fails the run. These cases feed it logs with and without reports, through
+the module and through `guest.py reports` (the path kunit.sh takes), and
+check the KTAP reading of guest results. Prints KTAP and ends with
+"N passed, N failed".
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guest  # noqa: E402
+
+CLEAN_X86 = """[    0.000000] Linux version 6.12.117 (root@host) #1 SMP
+[    1.234567] zram: Added device: zram0
+ZMP_BOOTED 6.12.117
+TAP version 13
+1..1
+ok 1 zram-blocks-swap
+ZMP_END
+"""
+
+HUNG_TASK = "[  245.1] INFO: task kworker/u4:2:57 blocked for more than 122 seconds."
+RCU_STALL = "[   30.5] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:"
+RCU_SELF_STALL = "[   30.5] rcu: INFO: rcu_sched self-detected stall on CPU"
+SOFT_LOCKUP = "[   60.0] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [swapstress:80]"
+ARM64_OOPS = "[   12.0] Internal error: Oops: 0000000096000004 [#1] PREEMPT SMP"
+
+UML_VIRT_PCI = """WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:1000 um_pci_init+0x1/0x2
+Modules linked in:
+Call Trace:
+ um_pci_init+0x1/0x2
+---[ end trace 0000000000000000 ]---
+"""
+
+KUNIT_OK = """    ok 1 zsmalloc_test_classes
+# Totals: pass:1 fail:0 skip:0 total:1
+ok 1 zsmalloc
+"""
+
+
+def cases():
+    """(name, log, expected number of report lines)"""
+    return [
+        ("a clean x86_64 log has no report", CLEAN_X86, 0),
+        ("a hung task fails an x86_64 run", CLEAN_X86 + HUNG_TASK + "\n", 1),
+        ("an RCU stall fails an x86_64 run", CLEAN_X86 + RCU_STALL + "\n", 1),
+        ("an RCU self-detected stall fails a run", RCU_SELF_STALL + "\n", 1),
+        ("a soft lockup fails an arm64 run", SOFT_LOCKUP + "\n", 1),
+        ("an arm64 Oops fails an arm64 run", ARM64_OOPS + "\n", 1),
+        ("UML's virt-pci warning alone is not a report", UML_VIRT_PCI + KUNIT_OK, 0),
+        ("a hung task after UML's virt-pci warning fails a KUnit run",
+         UML_VIRT_PCI + KUNIT_OK + HUNG_TASK + "\n", 1),
+        ("an RCU stall fails a KUnit run", KUNIT_OK + RCU_STALL + "\n", 1),
+    ]
+
+
+def reports_cli(text):
+    """The report lines that `guest.py reports LOG` prints (kunit.sh)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+        f.write(text)
+        f.flush()
+        r = subprocess.run([sys.executable, os.path.join(guest.HARNESS, "lib",
+                                                         "guest.py"),
+                            "reports", f.name], capture_output=True,
+                           text=True, check=True)
+    return r.stdout.splitlines()
+
+
+def main():
+    results = []
+    for name, text, want in cases():
+        got = len(guest.kernel_reports(text))
+        results.append((name, got == want, "%d report line(s), want %d" % (got, want)))
+        got = len(reports_cli(text))
+        results.append((name + " (guest.py reports)", got == want,
+                        "%d report line(s), want %d" % (got, want)))
+    parsed = guest.parse_ktap(CLEAN_X86, ["zram-blocks-swap", "bad-input"])
+    ok = [(n, o) for n, o, _ in parsed] == [("zram-blocks-swap", True),
+                                            ("bad-input", False)]
+    results.append(("a guest test without a result line fails", ok, repr(parsed)))
+    print("TAP version 13")
+    print("1..%d" % len(results))
+    for i, (name, ok, why) in enumerate(results, 1):
+        print("%s %d %s%s" % ("ok" if ok else "not ok", i, name,
+                              "" if ok else " # " + why))
+    failed = sum(1 for r in results if not r[1])
+    print("%d passed, %d failed" % (len(results) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
