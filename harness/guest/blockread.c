@@ -15,6 +15,9 @@
  *	                    every block spans two folios
  *	  direct-offset     O_DIRECT into 4 KiB pages, at device offsets one
  *	                    page past the block boundaries
+ *	  direct-sector     O_DIRECT into 4 KiB pages 512 bytes past a page
+ *	                    boundary (what O_DIRECT allows): every page of the
+ *	                    device lands in two pages of the buffer
  *	  buffered          through the block device's page cache (dropped
  *	                    first): readahead builds the bios
  *
@@ -76,7 +79,7 @@ static unsigned long read_back(int fd, unsigned char *buf,
 int main(int argc, char **argv)
 {
 	static const size_t chunks[] = { 32 * 1024, 64 * 1024, 1024 * 1024 };
-	unsigned char *ref, *wbuf, *pages, *mthp, *misaligned;
+	unsigned char *ref, *wbuf, *pages, *mthp, *misaligned, *sector;
 	unsigned long mib, bad = 0;
 	int fd, dfd, bfd;
 	size_t size, i;
@@ -110,6 +113,7 @@ int main(int argc, char **argv)
 	pages = map_aligned_shift(size, 0, 1);
 	mthp = map_aligned_shift(size, 0, 0);
 	misaligned = map_aligned_shift(size, PG, 0);
+	sector = map_aligned_shift(size, 512, 1);
 	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
 		bad += read_back(dfd, pages, ref, size, 0, chunks[i],
 				 "direct-pages");
@@ -119,6 +123,8 @@ int main(int argc, char **argv)
 				 "direct-misaligned");
 		bad += read_back(dfd, pages, ref, size - BLK, PG, chunks[i],
 				 "direct-offset");
+		bad += read_back(dfd, sector, ref, size, 0, chunks[i],
+				 "direct-sector");
 		if (ioctl(bfd, BLKFLSBUF, 0) ||
 		    posix_fadvise(bfd, 0, 0, POSIX_FADV_DONTNEED))
 			die("dropping the page cache");

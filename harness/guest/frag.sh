@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of harness/bin/frag: a zram block device, fragmented by
+# Guest side of harness/studies/frag: a zram block device, fragmented by
 # discards in steps, then compacted.
 . /zmp/lib.sh
 [ "$UNIT" = 16 ] && mthp_only 16 || mthp_only 0

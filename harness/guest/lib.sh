@@ -29,7 +29,7 @@ mthp_only()
 # require_thp_swap: skip the test where swap splits large folios before
 # writing them out (no CONFIG_THP_SWAP: arm64 has it with 4 KiB pages
 # only), so that zram never sees a block through swap. THP_SWAP=n in
-# run.conf says so (harness/bin/arm64 --pages 16k).
+# run.conf says so (harness/bin/test --arch arm64 --pages 16k).
 require_thp_swap()
 {
 	if [ "${THP_SWAP:-y}" = n ]; then
@@ -80,6 +80,17 @@ fail_large_allocs()
 		  ignore-gfp-wait=N ignore-gfp-highmem=N verbose=0; do
 		echo "${kv#*=}" > "$fa/${kv%%=*}" || return 1
 	done
+}
+
+# swapoff_leaves_nothing ORIG: swapoff zram0, then a KTAP result: no
+# block and no page left but the ORIG bytes (mkswap's header) stored.
+swapoff_leaves_nothing()
+{
+	swapoff /dev/zram0
+	set -- "$1" $(cat /sys/block/zram0/mm_stat)
+	[ "$2" -eq "$1" ] && [ "$(mp_stat zram0 $MP_STORED)" -eq 0 ] &&
+		ktap_test_pass "swapoff leaves no page and no block" ||
+		ktap_test_fail "swapoff leaves no page and no block (orig $2, blocks $(mp_stat zram0 $MP_STORED))"
 }
 
 zram_swap_off()

@@ -42,6 +42,28 @@ unset _o
 # has_overlay: whether the base has a sparse tree (a patched kernel).
 has_overlay() { [ "$BASE_OVERLAY" != - ]; }
 
+# The KTAP every harness step prints (harness/lib/ktap.py reads it):
+# ktap_start, a ktap_result OK|FAIL DESCRIPTION for each result, and
+# ktap_end: the plan, "N passed, N failed", non-zero status on a failure.
+ktap_start() {
+	_ktap_n=0 _ktap_failed=0
+	echo "TAP version 13"
+}
+ktap_result() {
+	_ktap_n=$((_ktap_n + 1))
+	if [ "$1" = OK ]; then
+		echo "ok $_ktap_n $2"
+	else
+		echo "not ok $_ktap_n $2"
+		_ktap_failed=$((_ktap_failed + 1))
+	fi
+}
+ktap_end() {
+	echo "1..$_ktap_n"
+	echo "$((_ktap_n - _ktap_failed)) passed, $_ktap_failed failed"
+	[ "$_ktap_failed" -eq 0 ]
+}
+
 # corpus_image [NAME]: the raw image of a shipped corpus (harness/corpus/
 # NAME.anon.zst, default py), unpacked once under $ZMP_WORK/corpus; prints
 # its path.
@@ -55,7 +77,7 @@ corpus_image() {
 	echo "$img"
 }
 
-# The guest tests harness/bin/test and harness/bin/arm64 run by default.
+# The guest tests harness/bin/test runs by default (on every arch).
 default_guest_tests() {
 	sed 's/#.*//' "$ZMP_HARNESS/guest/tests.list" | xargs
 }
@@ -331,19 +353,7 @@ build_guest() {
 		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
 	args=$(arch_args "$variant")
 	# shellcheck disable=SC2086
-	cat $frags > "$out/.zmp-fragments.new"
-	if ! cmp -s "$out/.zmp-fragments.new" "$out/.zmp-fragments" || [ ! -f "$out/.config" ]; then
-		log "configuring $kind-$variant"
-		# shellcheck disable=SC2086
-		make_kernel "$src" "$out" $args tinyconfig >/dev/null
-		# shellcheck disable=SC2086
-		(cd "$out" && env $args "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
-			"$out/.config" $frags >/dev/null)
-		# shellcheck disable=SC2086
-		make_kernel "$src" "$out" $args olddefconfig >/dev/null
-		check_config "$out/.config" $frags
-		mv "$out/.zmp-fragments.new" "$out/.zmp-fragments"
-	fi
+	configure_kernel --args "$args" "$src" "$out" $frags
 	log "building $kind-$variant kernel in $out"
 	case $variant in
 	arm64*)
@@ -356,21 +366,76 @@ build_guest() {
 	esac
 }
 
-# Every =y/=m line of the fragments must survive olddefconfig.
+# configure_kernel [--always] [--known] [--args "MAKE_ARGS"] [--start
+# TARGET] SRC OUT FRAGMENT...: the one way the harness configures a
+# kernel: tinyconfig (or TARGET, such as defconfig), the fragments merged
+# over it (scripts/kconfig/merge_config.sh), then olddefconfig, in build
+# directory OUT; skipped when the fragments are the ones OUT was
+# configured with, unless --always (a tree that changed, such as the
+# series patch by patch). Every =y/=m line of the fragments must stick, or
+# with --known only those whose option the tree defines.
+configure_kernel() {
+	local always=0 known=0 args= start=tinyconfig src out
+	while :; do
+		case $1 in
+		--always) always=1; shift ;;
+		--start) start=$2; shift 2 ;;
+		--known) known=1; shift ;;
+		--args) args=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	src=$1 out=$2
+	shift 2
+	mkdir -p "$out"
+	cat "$@" > "$out/.zmp-fragments.new"
+	if [ $always = 0 ] && [ -f "$out/.config" ] &&
+		cmp -s "$out/.zmp-fragments.new" "$out/.zmp-fragments"; then
+		rm -f "$out/.zmp-fragments.new"
+		return 0
+	fi
+	log "configuring $out"
+	# shellcheck disable=SC2086
+	make_kernel "$src" "$out" $args "$start" >/dev/null
+	# shellcheck disable=SC2086
+	(cd "$out" && env $args "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+		"$out/.config" "$@" >/dev/null)
+	# shellcheck disable=SC2086
+	make_kernel "$src" "$out" $args olddefconfig >/dev/null
+	if [ $known = 1 ]; then
+		check_config --known "$src" "$out/.config" "$@"
+	else
+		check_config "$out/.config" "$@"
+	fi
+	mv "$out/.zmp-fragments.new" "$out/.zmp-fragments"
+}
+
+# check_config [--known SRC] CONFIG FRAGMENT...: every =y/=m line of the
+# fragments survived olddefconfig (with --known: those whose option SRC's
+# Kconfig files define).
 check_config() {
-	local cfg=$1 line bad=0
+	local src= cfg line opt bad=0
+	[ "$1" = --known ] && { src=$2; shift 2; }
+	cfg=$1
 	shift
 	while read -r line; do
-		grep -qx "$line" "$cfg" || { echo "config: '$line' did not stick" >&2; bad=1; }
+		grep -qx "$line" "$cfg" && continue
+		opt=${line%%=*}
+		if [ -n "$src" ] && ! grep -rqx --include='Kconfig*' \
+			"config ${opt#CONFIG_}" "$src"; then
+			continue	# an option this tree does not have yet
+		fi
+		echo "config: '$line' did not stick" >&2
+		bad=1
 	done < <(cat "$@" | grep -E '^CONFIG_[A-Z0-9_]+=' )
 	[ $bad -eq 0 ] || die "config fragments do not apply cleanly ($cfg)"
 }
 
-# run_host_py SCRIPT ARGS...: a host-side experiment (lib/bench.py,
-# lib/frag.py) on the kernels it names: SCRIPT --validate prints them after
+# run_host_py SCRIPT ARGS...: a host-side experiment (libexec/bench.py,
+# libexec/frag.py) on the kernels it names: SCRIPT --validate prints them after
 # checking ARGS; they are built, then SCRIPT runs on them.
 run_host_py() {
-	local script=$ZMP_HARNESS/lib/$1 kinds k img args=() src
+	local script=$ZMP_HARNESS/libexec/$1 kinds k img args=() src
 	shift
 	for k in "$@"; do
 		case $k in -h|--help) exec /usr/bin/python3 "$script" --help ;; esac

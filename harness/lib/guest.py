@@ -18,6 +18,8 @@ import tempfile
 import time
 import urllib.request
 
+import ktap
+
 HARNESS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(HARNESS)
 WORK = os.environ.get("ZMP_WORK", "/var/tmp/zmp")
@@ -32,8 +34,6 @@ def report_patterns():
 
 REPORT_RE = re.compile("(%s)" % "|".join(report_patterns()))
 
-KTAP_TOP_RE = re.compile(r"^(not ok|ok) (\d+) (\S+)(.*)$")
-PLAN_RE = re.compile(r"^1\.\.(\d+)$")
 
 
 def git_commit():
@@ -250,32 +250,16 @@ def kernel_reports(text):
 def kunit_results(text):
     """Top-level results of KUnit suites built into the kernel, which run
     and print before /init starts: a list of (name, ok, line)."""
-    results = []
-    for line in text.split("ZMP_BOOTED")[0].splitlines():
-        line = re.sub(r"^\[\s*[0-9.]+\] ", "", line)
-        m = KTAP_TOP_RE.match(line)
-        if m:
-            results.append(("kunit:" + m.group(3), m.group(1) == "ok", line))
-    return results
+    boot = "\n".join(re.sub(r"^\[\s*[0-9.]+\] ", "", line)
+                     for line in text.split("ZMP_BOOTED")[0].splitlines())
+    return [("kunit:" + name, ok, line)
+            for name, ok, line in ktap.results("KTAP version 1\n" + boot)]
 
 
 def parse_ktap(text, expected):
-    """Top-level KTAP results as a list of (name, ok, line)."""
-    results, plan = [], None
-    in_doc = False
-    for line in text.splitlines():
-        if line == "TAP version 13":
-            in_doc = True
-            continue
-        if not in_doc:
-            continue
-        m = PLAN_RE.match(line)
-        if m and plan is None:
-            plan = int(m.group(1))
-            continue
-        m = KTAP_TOP_RE.match(line)
-        if m:
-            results.append((m.group(3), m.group(1) == "ok", line))
+    """Top-level KTAP results of the guest's tests, as a list of (name, ok,
+    line), with a failure for each expected test that has no result."""
+    results = ktap.results(text.split("ZMP_BOOTED", 1)[-1])
     seen = {r[0] for r in results}
     for name in expected:
         if name not in seen:

@@ -2,7 +2,7 @@
 /*
  * zram_bench: the zram data path at native speed, under UML.
  *
- * harness/bin/uml-bench builds this file into a UML kernel (in a copy of the
+ * harness/studies/uml-bench builds this file into a UML kernel (in a copy of the
  * patched tree, never in the series) and boots it. UML cannot run user
  * space on every host, so everything happens in a late initcall, like
  * KUnit: it mounts sysfs, devtmpfs and the host directory holding the

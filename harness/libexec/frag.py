@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Fragmentation experiment, host side (called by harness/bin/frag).
+"""Fragmentation experiment, host side (called by harness/studies/frag).
 
 The shape of the merged-size-class experiment (fill, delete in steps:
 orig / compr / used / overhead per step) and of the compaction one (pages
@@ -15,8 +15,9 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "lib"))
+import corpus  # noqa: E402
 import guest  # noqa: E402
 
 PREFIX = "ZMP_FRAG "
@@ -31,19 +32,19 @@ def run(a, kind, kernel, img):
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
                                      drives=[img], mem="1G")
     if timed_out:
-        bench.fail("%s: the guest did not finish (console: %s)" % (kind, logfile))
+        corpus.fail("%s: the guest did not finish (console: %s)" % (kind, logfile))
     reports = guest.kernel_reports(text)
     if reports:
-        bench.fail("%s: kernel reports (%s):\n  %s" % (kind, logfile,
+        corpus.fail("%s: kernel reports (%s):\n  %s" % (kind, logfile,
                                                         "\n  ".join(reports[:10])))
     if "ZMP_EXIT 0" not in text:
-        bench.fail("%s: the guest run failed (console: %s)" % (kind, logfile))
+        corpus.fail("%s: the guest run failed (console: %s)" % (kind, logfile))
     return [json.loads(l[len(PREFIX):]) for l in text.splitlines()
             if l.startswith(PREFIX)]
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="harness/bin/frag", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="harness/studies/frag", description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", help="corpus file, raw or .zst (default: py.anon + node.anon)")
     ap.add_argument("--algo", choices=("zstd", "lz4"), default="zstd")
     ap.add_argument("--size", type=int, default=64, metavar="MiB")
@@ -62,7 +63,7 @@ def main(argv):
     if a.validate:
         print("baseline patched")
         return 0
-    name, img = bench.prepare_corpus(a.corpus, a.size << 20)
+    name, img = corpus.prepare_corpus(a.corpus, a.size << 20)
     res = {k: run(a, k, getattr(a, k + "_kernel"), img)
            for k in ("baseline", "patched")}
     print("command: %s" % os.environ.get("ZMP_BENCH_CMD", ""))

@@ -13,7 +13,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "lib"))
 import guest  # noqa: E402
 
 CLEAN_X86 = """[    0.000000] Linux version 6.12.117 (root@host) #1 SMP

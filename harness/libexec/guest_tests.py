@@ -5,18 +5,21 @@
 usage: guest_tests.py --kernel BZIMAGE --src TREE --corpus RAW --label NAME
                       [--timeout S] [--mem SIZE] TEST...
 
-Prints one line per test, `ok`/`FAIL`, and on the last line
-`N passed, N failed`; exits non-zero on any failure.  A kernel report
-(BUG, WARNING, KASAN, lockdep, ...) on the console counts as one more
-failure, and so does a guest that hangs.
+Prints KTAP (harness/lib/ktap.py): a result for each test, and a failed
+one for kernel reports on the console (BUG, WARNING, KASAN, lockdep, ...:
+the patterns of kernel-reports.txt) and for a guest that hangs or stops
+early; on the last line `N passed, N failed`; exits non-zero on any
+failure.
 """
 
 import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "lib"))
 import guest  # noqa: E402
+import ktap  # noqa: E402
 
 
 def main():
@@ -54,32 +57,35 @@ def main():
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
                                      drives=[a.corpus], mem=a.mem,
                                      append=a.append, arch=a.arch)
-    passed = failed = 0
     results = guest.kunit_results(text)
     seen = {r[0] for r in results}
     results += [("kunit:" + k, False, "no result") for k in a.kunit
                 if "kunit:" + k not in seen]
     results += guest.parse_ktap(text, a.tests)
+    verdicts = []
+    print("TAP version 13")
+
+    def verdict(ok, what, details=()):
+        verdicts.append(ok)
+        print("%s %d %s: %s" % ("ok" if ok else "not ok", len(verdicts), a.label, what))
+        for d in details:
+            print("    " + d)
+
     for name, ok, line in results:
-        print("%s %s: %s" % ("ok  " if ok else "FAIL", a.label, name))
-        if ok:
-            passed += 1
-        else:
-            failed += 1
+        verdict(ok, name)
+        if not ok:
             print_test_output(text, name)
+    # a run's own failures, counted only when they happen
     reports = guest.kernel_reports(text)
     if reports:
-        failed += 1
-        print("FAIL %s: kernel reports on the console:" % a.label)
-        for r in reports[:20]:
-            print("    " + r)
+        verdict(False, "kernel reports on the console", reports[:20])
     if timed_out:
-        failed += 1
-        print("FAIL %s: the guest did not power off within %d s" % (a.label, a.timeout))
+        verdict(False, "the guest did not power off within %d s" % a.timeout)
     elif "ZMP_END" not in text:
-        failed += 1
-        print("FAIL %s: the guest stopped before its tests ended" % a.label)
-        print("\n".join("    " + l for l in text.splitlines()[-30:]))
+        verdict(False, "the guest stopped before its tests ended",
+                text.splitlines()[-30:])
+    print("1..%d" % len(verdicts))
+    passed, failed = verdicts.count(True), verdicts.count(False)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
@@ -91,8 +97,9 @@ def print_test_output(text, name):
         if line.startswith("    ") or line.startswith("\t"):
             block.append(line)
             continue
-        if guest.KTAP_TOP_RE.match(line):
-            if line.split()[2 if line.startswith("ok") else 3] == name:
+        m = ktap.RESULT_RE.match(line)
+        if m:
+            if m.group(3) == name:
                 print("\n".join(block[-60:]))
                 return
             block = []

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# kunit.sh SRC: the KUnit suites of mm/.kunitconfig under UML, built out of
+# tree with ccache, twice: as configured (multi-page classes on) with KASAN,
+# lockdep and DEBUG_VM, and with the multi-page option off. Prints KTAP: a
+# result for every test case of both runs (from kunit.py's JSON), and a
+# failed one for a run that did not complete or whose log has a kernel
+# report; then "N passed, N failed". kunit.py's own output goes to stderr.
+set -uo pipefail
+LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+src=$1
+cd "$src" || exit 1
+
+run() {	# run NAME KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
+	local name=$1 dir json
+	shift
+	dir=$(dirname "$src")/uml-$name
+	json=$dir/results.json
+	rm -f "$json"
+	echo "== KUnit run: $name" >&2
+	./tools/testing/kunit/kunit.py run --kunitconfig=mm/.kunitconfig \
+		--build_dir="$dir" --json="$json" \
+		--jobs="${ZMP_JOBS:-$(nproc)}" --timeout=600 \
+		--make_options CC="ccache gcc" --make_options HOSTCC="ccache gcc" \
+		"$@" >&2
+	if [ -s "$json" ]; then
+		/usr/bin/python3 "$LIB/ktap.py" kunit "$json" "$name"
+	else
+		echo "not ok 0 $name: the run did not complete (no results)"
+	fi
+	# KASAN fails the running test case; other reports must fail too
+	# (the patterns and filter of every kernel log: guest.py reports)
+	if [ -s "$dir/test.log" ]; then
+		/usr/bin/python3 "$LIB/guest.py" reports "$dir/test.log" > "$dir/reports"
+		if [ -s "$dir/reports" ]; then
+			echo "not ok 0 $name: kernel reports in the UML log"
+			sed 's/^/    /' "$dir/reports"
+		fi
+	fi
+}
+
+{
+	run debug --kconfig_add CONFIG_DEBUG_KERNEL=y --kconfig_add CONFIG_KASAN=y \
+		--kconfig_add CONFIG_DEBUG_VM=y --kconfig_add CONFIG_PROVE_LOCKING=y \
+		--kconfig_add CONFIG_DEBUG_LIST=y
+	run single-page --kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES=n
+} | awk '
+	BEGIN { print "TAP version 13" }
+	/^(not )?ok [0-9]+ / {
+		n++
+		ok = ($1 == "ok")
+		sub(/^(not )?ok [0-9]+ /, "")
+		print (ok ? "ok " : "not ok ") n " " $0
+		if (ok) p++; else f++
+		next
+	}
+	{ print }
+	END { print "1.." n; print p + 0 " passed, " f + 0 " failed"; exit (f > 0 || n == 0) }'

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise the swap benchmark's JSON files: one row a run, patched over
+baseline.  usage: summary.py DIR | summary.py --readme README RESULTS_DIR
+(--readme: README's headline table, between its headline markers, from
+the files RESULTS_DIR/headline.list names)"""
+
+import glob
+import json
+import os
+import re
+import sys
+
+
+BEGIN, END = "<!-- headline:begin -->", "<!-- headline:end -->"
+
+
+def run_name(d):
+    """What a run measured, in a few words."""
+    what = "%s %s %d MiB" % (d["corpus"].replace(".anon", ""), d["algo"],
+                             d["size_mib"])
+    if not d["mthp"]:
+        what += ", 4 KiB folios only"
+    elif d["fallback"]:
+        what += ", no 16 KiB folio at swap-in"
+    return what
+
+
+def headline(results):
+    """The README table of the runs headline.list names."""
+    rows = ["| run | base | swap-out | swap-in | compr_data_size "
+            "| compr/ref | used/compr base, patched | commit, date | command |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    with open(os.path.join(results, "headline.list")) as f:
+        names = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    for name in names:
+        with open(os.path.join(results, name)) as f:
+            d = json.load(f)
+        b, p = d["summary"]["baseline"], d["summary"]["patched"]
+        ref = d["reference"]["stored_zram_16k" if d["mthp"] else "stored_zram_4k"]
+        rows.append("| %s | %s | %.3f | %.3f | %.3f | %+.3f%% | %.1f%%, %.1f%% "
+                    "| %s, %s | `%s` |" % (
+            run_name(d), d.get("base", "6.12"),
+            p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
+            p["compr_data_size"] / b["compr_data_size"],
+            100.0 * (p["compr_data_size"] - ref) / ref,
+            100.0 * b["mem_used_total"] / b["compr_data_size"],
+            100.0 * p["mem_used_total"] / p["compr_data_size"],
+            d.get("commit", "not stamped"), d["date"][:10],
+            re.sub(r" --out \S+", "", d["command"]) or "harness/bin/bench"))
+    return "\n".join(rows)
+
+
+def write_readme(readme, results):
+    with open(readme) as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        print("%s: no headline markers" % readme, file=sys.stderr)
+        return 1
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    with open(readme, "w") as f:
+        f.write(head + BEGIN + "\n" + headline(results) + "\n" + END + tail)
+    return 0
+
+
+def main(argv):
+    if len(argv) == 3 and argv[0] == "--readme":
+        return write_readme(argv[1], argv[2])
+    if len(argv) != 1 or not os.path.isdir(argv[0]):
+        print("usage: harness/bin/bench-summary DIR", file=sys.stderr)
+        return 2
+    print("| command (harness/bin/bench ...) | date | CPUs online | clock "
+          "| swap-out "
+          "| swap-in | system time | compr_data_size "
+          "| patched vs user-space reference | used/compr baseline "
+          "| used/compr patched |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for f in sorted(glob.glob(os.path.join(argv[0], "*.json"))):
+        d = json.load(open(f))
+        s = d["summary"]
+        if "baseline" not in s or "patched" not in s:
+            continue
+        b, p = s["baseline"], s["patched"]
+        # without mTHP zram compresses page by page: its limit is the 4 KiB one
+        ref = d["reference"]["stored_zram_16k" if d["mthp"] else "stored_zram_4k"]
+        # runs before the JSON had "smp" booted a guest that had only its
+        # boot CPU online (no ACPI), whatever qemu's -smp said; runs before
+        # it had "icount" timed with the host's clock
+        print("| %s | %s | %d | %s | %.3f | %.3f | %.3f | %.3f | %+.3f%% | %.1f%% "
+              "| %.1f%% |" % (
+            re.sub(r"--out \S+", "", d["command"].replace(
+                "harness/bin/bench", "")).strip() or "(defaults)",
+            d["date"][:16], d.get("smp", 1),
+            "instructions" if d.get("icount") else "host",
+            p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
+            p["sys_ms"] / b["sys_ms"],
+            p["compr_data_size"] / b["compr_data_size"],
+            100.0 * (p["compr_data_size"] - ref) / ref,
+            100.0 * b["mem_used_total"] / b["compr_data_size"],
+            100.0 * p["mem_used_total"] / p["compr_data_size"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
