@@ -79,7 +79,11 @@ def kunit_cases(data, label):
         for sub in group.get("sub_groups", []):
             walk(sub, path)
 
-    walk(data, "")
+    # the root group is kunit.py's own ("KUnit Test Group"): its suites
+    for case in data.get("test_cases", []):
+        walk({"test_cases": [case]}, "")
+    for sub in data.get("sub_groups", []):
+        walk(sub, "")
     return lines
 
 

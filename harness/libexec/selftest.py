@@ -32,7 +32,7 @@ RCU_SELF_STALL = "[   30.5] rcu: INFO: rcu_sched self-detected stall on CPU"
 SOFT_LOCKUP = "[   60.0] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [swapstress:80]"
 ARM64_OOPS = "[   12.0] Internal error: Oops: 0000000096000004 [#1] PREEMPT SMP"
 
-UML_VIRT_PCI = """WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:1000 um_pci_init+0x1/0x2
+UML_VIRT_PCI = """WARNING: CPU: 0 PID: 1 at ../src/arch/um/drivers/virt-pci.c:1005 0x60006890
 Modules linked in:
 Call Trace:
  um_pci_init+0x1/0x2
