@@ -3,9 +3,13 @@
 #ifndef _ZCOMP_H_
 #define _ZCOMP_H_
 
-#include <linux/local_lock.h>
+#include <linux/mutex.h>
 
-#define ZCOMP_PARAM_NO_LEVEL	INT_MIN
+#define ZCOMP_PARAM_NOT_SET	INT_MIN
+
+struct deflate_params {
+	s32 winbits;
+};
 
 /*
  * Immutable driver (backend) parameters. The driver may attach private
@@ -17,10 +21,9 @@ struct zcomp_params {
 	void *dict;
 	size_t dict_sz;
 	s32 level;
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-	/* largest input, PAGE_SIZE or a multi-page block */
-	size_t block_size;
-#endif
+	union {
+		struct deflate_params deflate;
+	};
 
 	void *drv_data;
 };
@@ -34,29 +37,12 @@ struct zcomp_ctx {
 	void *context;
 };
 
-/* The largest input the streams of @params compress or decompress into */
-static inline size_t zcomp_block_size(const struct zcomp_params *params)
-{
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-	return params->block_size;
-#else
-	return PAGE_SIZE;
-#endif
-}
-
 struct zcomp_strm {
-	local_lock_t lock;
-	/* compression buffer, twice zcomp_block_size() */
+	struct mutex lock;
+	/* compression buffer */
 	void *buffer;
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-	/*
-	 * What the buffer holds, as the user tagged it after decompressing
-	 * into it (zram: a block's generation); 0: nothing the user can reuse.
-	 * zcomp_compress() and zcomp_decompress() into the buffer clear it,
-	 * and so does a new buffer (CPU hotplug).
-	 */
-	u64 buffer_tag;
-#endif
+	/* local copy of handle memory */
+	void *local_copy;
 	struct zcomp_ctx ctx;
 };
 
@@ -93,19 +79,18 @@ struct zcomp {
 
 int zcomp_cpu_up_prepare(unsigned int cpu, struct hlist_node *node);
 int zcomp_cpu_dead(unsigned int cpu, struct hlist_node *node);
-ssize_t zcomp_available_show(const char *comp, char *buf);
-bool zcomp_available_algorithm(const char *comp);
+ssize_t zcomp_available_show(const char *comp, char *buf, ssize_t at);
+const char *zcomp_lookup_backend_name(const char *comp);
 
 struct zcomp *zcomp_create(const char *alg, struct zcomp_params *params);
 void zcomp_destroy(struct zcomp *comp);
 
 struct zcomp_strm *zcomp_stream_get(struct zcomp *comp);
-void zcomp_stream_put(struct zcomp *comp);
+void zcomp_stream_put(struct zcomp_strm *zstrm);
 
 int zcomp_compress(struct zcomp *comp, struct zcomp_strm *zstrm,
-		   const void *src, unsigned int src_len, unsigned int *dst_len);
+		   const void *src, unsigned int *dst_len);
 int zcomp_decompress(struct zcomp *comp, struct zcomp_strm *zstrm,
-		     const void *src, unsigned int src_len, void *dst,
-		     unsigned int dst_len);
+		     const void *src, unsigned int src_len, void *dst);
 
 #endif /* _ZCOMP_H_ */

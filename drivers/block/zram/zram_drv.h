@@ -15,9 +15,9 @@
 #ifndef _ZRAM_DRV_H_
 #define _ZRAM_DRV_H_
 
+#include <asm/byteorder.h>
 #include <linux/rwsem.h>
 #include <linux/zsmalloc.h>
-#include <linux/crypto.h>
 
 #include "zcomp.h"
 
@@ -27,20 +27,6 @@
 #define ZRAM_LOGICAL_BLOCK_SIZE	(1 << ZRAM_LOGICAL_BLOCK_SHIFT)
 #define ZRAM_SECTOR_PER_LOGICAL_BLOCK	\
 	(1 << (ZRAM_LOGICAL_BLOCK_SHIFT - SECTOR_SHIFT))
-
-/*
- * With CONFIG_ZRAM_MULTI_PAGES, a device may store each aligned block of
- * ZRAM_BLOCK_PAGES pages that a large folio writes at once as one
- * compressed object (see "Multi-page blocks" in zram_drv.c).
- */
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-#define ZRAM_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
-#else
-#define ZRAM_BLOCK_ORDER	0
-#endif
-#define ZRAM_BLOCK_PAGES	BIT(ZRAM_BLOCK_ORDER)
-#define ZRAM_BLOCK_SIZE		(PAGE_SIZE << ZRAM_BLOCK_ORDER)
-
 
 /*
  * ZRAM is mainly used for memory efficiency so we want to keep memory
@@ -59,14 +45,12 @@
 /* Flags for zram pages (table[page_no].flags) */
 enum zram_pageflags {
 	ZRAM_SAME = ZRAM_FLAG_SHIFT,	/* Page consists the same element */
+	ZRAM_ENTRY_LOCK, /* entry access lock bit */
 	ZRAM_WB,	/* page is stored on backing_device */
-	ZRAM_UNDER_WB,	/* page is under writeback */
+	ZRAM_PP_SLOT,	/* Selected for post-processing */
 	ZRAM_HUGE,	/* Incompressible page */
 	ZRAM_IDLE,	/* not accessed page since last idle marking */
 	ZRAM_INCOMPRESSIBLE, /* none of the algorithms could compress it */
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-	ZRAM_MULTI,	/* page is part of a multi-page block object */
-#endif
 
 	ZRAM_COMP_PRIORITY_BIT1, /* First bit of comp priority index */
 	ZRAM_COMP_PRIORITY_BIT2, /* Second bit of comp priority index */
@@ -74,38 +58,36 @@ enum zram_pageflags {
 	__NR_ZRAM_PAGEFLAGS,
 };
 
-/*-- Data structures */
-
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-/* One per aligned block of ZRAM_BLOCK_PAGES slots; under the block's lock */
-struct zram_block {
-	unsigned long handle;	/* zsmalloc object of the whole block */
-	unsigned int size;	/* its compressed size */
-	unsigned int live;	/* bit i: slot i still holds its page */
-	u64 gen;		/* this object's number in zram->block_gen */
-};
-
-struct zram_block_stats {
-	atomic64_t blocks_stored;	/* block objects held now */
-	atomic64_t blocks_written;	/* blocks compressed as one object */
-	atomic64_t block_reads;		/* whole blocks read, one decompression */
-	atomic64_t partial_reads;	/* pages read out of a block object */
-	atomic64_t buffered_reads;	/* of those, without a decompression */
-	atomic64_t partial_writes;	/* pages overwritten in a block */
-	atomic64_t nomem_blocks;	/* blocks stored as pages: no memory */
-	atomic64_t same_blocks;		/* same-filled blocks, stored as pages */
-	atomic64_t huge_blocks;		/* incompressible blocks, as pages */
-};
+/*
+ * The slot lock is a bit-wait lock on the whole __lock word, while
+ * flags and ac_time alias that word as two u32s.  The lock bit must
+ * land in the slot that ZRAM_ENTRY_LOCK reserves in attr.flags; on
+ * 64-bit big-endian the flags word maps to the upper half of __lock,
+ * so the bit position has to be shifted up.
+ */
+#if defined(CONFIG_64BIT) && defined(__BIG_ENDIAN)
+#define ZRAM_ENTRY_LOCK_BIT  (ZRAM_ENTRY_LOCK + 32)
+#else
+#define ZRAM_ENTRY_LOCK_BIT  ZRAM_ENTRY_LOCK
 #endif
 
-/* Allocated for each disk page */
+/*
+ * Allocated for each disk page.  We use bit-lock (ZRAM_ENTRY_LOCK bit
+ * of flags) to save memory.  There can be plenty of entries and standard
+ * locking primitives (e.g. mutex) will significantly increase sizeof()
+ * of each entry and hence of the meta table.
+ */
 struct zram_table_entry {
 	unsigned long handle;
-	unsigned int flags;
-	spinlock_t lock;
+	union {
+		unsigned long __lock;
+		struct attr {
+			u32 flags;
 #ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
-	ktime_t ac_time;
+			u32 ac_time;
 #endif
+		} attr;
+	};
 };
 
 struct zram_stats {
@@ -118,7 +100,6 @@ struct zram_stats {
 	atomic64_t huge_pages_since;	/* no. of huge pages since zram set up */
 	atomic64_t pages_stored;	/* no. of pages currently stored */
 	atomic_long_t max_used_pages;	/* no. of maximum pages stored */
-	atomic64_t writestall;		/* no. of write slow paths */
 	atomic64_t miss_free;		/* no. of missed free */
 #ifdef	CONFIG_ZRAM_WRITEBACK
 	atomic64_t bd_count;		/* no. of pages in backing device */
@@ -139,12 +120,13 @@ struct zram_stats {
 
 struct zram {
 	struct zram_table_entry *table;
+	struct lockdep_map table_lock_map;
 	struct zs_pool *mem_pool;
 	struct zcomp *comps[ZRAM_MAX_COMPS];
 	struct zcomp_params params[ZRAM_MAX_COMPS];
 	struct gendisk *disk;
-	/* Prevent concurrent execution of device init */
-	struct rw_semaphore init_lock;
+	/* Locks the device either in exclusive or in shared mode */
+	struct rw_semaphore dev_lock;
 	/*
 	 * the number of pages zram can consume for storing compressed data
 	 */
@@ -157,15 +139,15 @@ struct zram {
 	 */
 	u64 disksize;	/* bytes */
 	const char *comp_algs[ZRAM_MAX_COMPS];
-	s8 num_active_comps;
 	/*
 	 * zram is claimed so open request will be failed
 	 */
 	bool claim; /* Protected by disk->open_mutex */
 #ifdef CONFIG_ZRAM_WRITEBACK
 	struct file *backing_dev;
-	spinlock_t wb_limit_lock;
 	bool wb_limit_enable;
+	bool compressed_wb;
+	u32 wb_batch_size;
 	u64 bd_wb_limit;
 	struct block_device *bdev;
 	unsigned long *bitmap;
@@ -173,17 +155,6 @@ struct zram {
 #endif
 #ifdef CONFIG_ZRAM_MEMORY_TRACKING
 	struct dentry *debugfs_dir;
-#endif
-	atomic_t pp_in_progress;
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-	/* store large folios in blocks; set before disksize */
-	bool multi_pages;
-	/* blocks compressing to this size or more are stored as pages */
-	size_t block_huge_size;
-	struct zram_block *blocks;
-	/* numbers the block objects stored, so a stream buffer can tell them */
-	atomic64_t block_gen;
-	struct zram_block_stats block_stats;
 #endif
 };
 #endif

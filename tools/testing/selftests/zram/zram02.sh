@@ -39,6 +39,6 @@ zram_cleanup
 
 if [ $ERR_CODE -ne 0 ]; then
 	echo "$TCID : [FAIL]"
-	exit 1
+else
+	echo "$TCID : [PASS]"
 fi
-echo "$TCID : [PASS]"
