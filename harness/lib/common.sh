@@ -29,6 +29,9 @@ BASE_TAG=base-$BASE_NAME
 PRISTINE_MANIFEST=$ZMP_HARNESS/base/pristine-$BASE_NAME.sha256
 # the series of the base: messages, series.conf, split diffs, cover letter
 SERIES_DIR=$ZMP_HARNESS/series/$BASE_NAME
+# the logs of the base's runs
+ZMP_LOGS=$ZMP_WORK/logs/$BASE_NAME
+export ZMP_LOGS
 
 # Top-level paths of the repository that are not kernel files, and the
 # folders of the other bases' sparse trees.

@@ -23,6 +23,8 @@ import ktap
 HARNESS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(HARNESS)
 WORK = os.environ.get("ZMP_WORK", "/var/tmp/zmp")
+# the logs of the base's runs (harness/lib/common.sh)
+LOGS = os.environ.get("ZMP_LOGS", os.path.join(WORK, "logs"))
 SELFTESTS_SRC = None  # set by callers that install kselftests
 
 # Console lines that mean the kernel found a bug, whatever the tests said:

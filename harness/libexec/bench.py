@@ -109,10 +109,10 @@ def run_round(a, kind, kernel, img, rnd):
             "FAIL_SWAPIN": int(a.fallback),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
-    logfile = os.path.join(guest.WORK, "logs", label + ".log")
+    logfile = os.path.join(guest.LOGS, label + ".log")
     os.makedirs(os.path.dirname(logfile), exist_ok=True)
     mem = "%dM" % max(1024, 3 * a.size + 512)
-    prof = os.path.join(guest.WORK, "logs", label + ".prof")
+    prof = os.path.join(guest.LOGS, label + ".prof")
     extra = insnprof.qemu_args(prof) if a.profile and rnd == 1 else []
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
                                      drives=[img], mem=mem, smp=a.smp,

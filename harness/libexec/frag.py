@@ -28,7 +28,7 @@ def run(a, kind, kernel, img):
     guest.make_initramfs(initrd, {"MODE": "frag", "ALGO": a.algo,
                                   "SIZE": a.size, "STEPS": a.steps, "UNIT": a.unit,
                                   "DISKSIZE": "%dM" % (2 * a.size)}, a.src)
-    logfile = os.path.join(guest.WORK, "logs", "frag-%s.log" % kind)
+    logfile = os.path.join(guest.LOGS, "frag-%s.log" % kind)
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
                                      drives=[img], mem="1G")
     if timed_out:

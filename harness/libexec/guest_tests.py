@@ -42,7 +42,7 @@ def main():
     for f in (a.kernel, a.corpus):
         if not os.path.isfile(f):
             ap.error("%s: no such file" % f)
-    logdir = os.path.join(guest.WORK, "logs")
+    logdir = guest.LOGS
     os.makedirs(logdir, exist_ok=True)
     initrd = os.path.join(guest.WORK, "initramfs-%s.cpio.gz" % a.label)
     logfile = os.path.join(logdir, "%s.log" % a.label)

@@ -39,6 +39,6 @@ zram_cleanup
 
 if [ $ERR_CODE -ne 0 ]; then
 	echo "$TCID : [FAIL]"
-else
-	echo "$TCID : [PASS]"
+	exit 1
 fi
+echo "$TCID : [PASS]"

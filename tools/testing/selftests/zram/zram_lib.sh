@@ -19,6 +19,13 @@ kernel_minor=${kernel_version#*.}
 
 trap INT
 
+# A check failed: say so and make the test fail.
+zram_fail()
+{
+	echo "FAIL $*"
+	ERR_CODE=1
+}
+
 check_prereqs()
 {
 	local msg="skip all tests:"
@@ -131,12 +138,12 @@ zram_max_streams()
 	for max_s in $zram_max_streams; do
 		local sys_path="/sys/block/zram${i}/max_comp_streams"
 		echo $max_s > $sys_path || \
-			echo "FAIL failed to set '$max_s' to $sys_path"
+			zram_fail "failed to set '$max_s' to $sys_path"
 		sleep 1
 		local max_streams=$(cat $sys_path)
 
 		[ "$max_s" -ne "$max_streams" ] && \
-			echo "FAIL can't set max_streams '$max_s', get $max_stream"
+			zram_fail "can't set max_streams '$max_s', get $max_streams"
 
 		i=$(($i + 1))
 		echo "$sys_path = '$max_streams'"
@@ -155,8 +162,14 @@ zram_compress_alg()
 
 	for alg in $zram_algs; do
 		local sys_path="/sys/block/zram${i}/comp_algorithm"
+		# The backends are optional (6.12 may be built without lzo):
+		# fall back to the device's default rather than fail.
+		if ! echo " $algs " | tr -d '[]' | grep -q " $alg "; then
+			echo "'$alg' is not built in, keeping the default"
+			alg=$(echo "$algs" | sed 's/.*\[\(.*\)\].*/\1/')
+		fi
 		echo "$alg" >	$sys_path || \
-			echo "FAIL can't set '$alg' to $sys_path"
+			zram_fail "can't set '$alg' to $sys_path"
 		i=$(($i + 1))
 		echo "$sys_path = '$alg'"
 	done
@@ -171,7 +184,7 @@ zram_set_disksizes()
 	for ds in $zram_sizes; do
 		local sys_path="/sys/block/zram${i}/disksize"
 		echo "$ds" >	$sys_path || \
-			echo "FAIL can't set '$ds' to $sys_path"
+			zram_fail "can't set '$ds' to $sys_path"
 
 		i=$(($i + 1))
 		echo "$sys_path = '$ds'"
@@ -188,7 +201,7 @@ zram_set_memlimit()
 	for ds in $zram_mem_limits; do
 		local sys_path="/sys/block/zram${i}/mem_limit"
 		echo "$ds" >	$sys_path || \
-			echo "FAIL can't set '$ds' to $sys_path"
+			zram_fail "can't set '$ds' to $sys_path"
 
 		i=$(($i + 1))
 		echo "$sys_path = '$ds'"
@@ -205,13 +218,13 @@ zram_makeswap()
 		mkswap /dev/zram$i > err.log 2>&1
 		if [ $? -ne 0 ]; then
 			cat err.log
-			echo "FAIL mkswap /dev/zram$1 failed"
+			zram_fail "mkswap /dev/zram$i failed"
 		fi
 
 		swapon /dev/zram$i > err.log 2>&1
 		if [ $? -ne 0 ]; then
 			cat err.log
-			echo "FAIL swapon /dev/zram$1 failed"
+			zram_fail "swapon /dev/zram$i failed"
 		fi
 
 		echo "done with /dev/zram$i"
@@ -228,7 +241,7 @@ zram_swapoff()
 		swapoff /dev/zram$i > err.log 2>&1
 		if [ $? -ne 0 ]; then
 			cat err.log
-			echo "FAIL swapoff /dev/zram$i failed"
+			zram_fail "swapoff /dev/zram$i failed"
 		fi
 	done
 	dev_makeswap=-1
@@ -247,7 +260,7 @@ zram_makefs()
 		mkfs.$fs /dev/zram$i > err.log 2>&1
 		if [ $? -ne 0 ]; then
 			cat err.log
-			echo "FAIL failed to make $fs on /dev/zram$i"
+			zram_fail "failed to make $fs on /dev/zram$i"
 		fi
 		i=$(($i + 1))
 		echo "zram mkfs.$fs: OK"
@@ -261,7 +274,7 @@ zram_mount()
 		echo "mount /dev/zram$i"
 		mkdir zram$i
 		mount /dev/zram$i zram$i > /dev/null || \
-			echo "FAIL mount /dev/zram$i failed"
+			zram_fail "mount /dev/zram$i failed"
 		dev_mounted=$i
 	done
 
