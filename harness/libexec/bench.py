@@ -46,9 +46,9 @@ def parse_args(argv):
     ap.add_argument("--fallback", action="store_true",
                     help="forced fallback: every large folio allocation at "
                     "swap-in fails (fail_page_alloc, order >= 2, the "
-                    "benchmark task only); with --kernel both, also runs "
-                    "the patched kernel without the swap-in change "
-                    "(noswapin)")
+                    "benchmark task only); with --kernel both and a series "
+                    "that has the swap-in patch (6.12), also runs the "
+                    "patched kernel without it (noswapin)")
     ap.add_argument("--tile", action="store_true",
                     help="repeat the corpus until it fills --size, each copy "
                     "right after the last (a corpus whose length is not a "
@@ -322,10 +322,22 @@ def plot(rounds, kinds, path, title):
     return True
 
 
+def series_has_swapin_patch():
+    """Whether the base's series has the swap-in patch (noswapin reverts it)."""
+    conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "series",
+                        os.environ.get("ZMP_BASE", ""), "series.conf")
+    try:
+        with open(conf) as f:
+            return any(line.split()[:1] == ["patch"] and
+                       line.split()[2:3] == ["swapin-block-fallback"] for line in f)
+    except OSError:
+        return False
+
+
 def main(argv):
     a = parse_args(argv)
     kinds = ["baseline", "patched"] if a.kernel == "both" else [a.kernel]
-    if a.fallback and a.kernel == "both":
+    if a.fallback and a.kernel == "both" and series_has_swapin_patch():
         kinds = ["baseline", "noswapin", "patched"]
     if a.validate:
         if a.corpus and not (os.path.isfile(a.corpus) and
