@@ -13,14 +13,50 @@
  * Released under the terms of GNU General Public License Version 2.0
  */
 
+/*
+ * How pages, classes and objects fit together:
+ *
+ * A pool has size classes. The objects of a class all occupy class->size
+ * bytes (the caller's size plus an inline handle, rounded up to the class)
+ * and are packed back to back in zspages: chains of class->pages_per_zspage
+ * order-0 pages (struct zpdesc, see mm/zpdesc.h) that hold
+ * class->objs_per_zspage objects. An object may start in one page and end in
+ * a following one; zs_obj_read_begin() then copies it into the caller's
+ * buffer, and zs_obj_write() copies it page by page. Classes whose zspages
+ * would look the same (equal pages per zspage and objects per zspage) are
+ * merged into the larger one.
+ *
+ * Base classes cover objects up to PAGE_SIZE in steps of PAGE_SIZE >>
+ * CLASS_BITS, with chains of up to CONFIG_ZSMALLOC_CHAIN_SIZE pages. The
+ * biggest objects go to "huge" classes: one object in one page, its handle
+ * kept in zpdesc->handle rather than inline.
+ *
+ * With CONFIG_ZSMALLOC_MULTI_PAGES, multi-page classes follow, for objects
+ * up to ZS_MULTI_PAGES_SIZE (PAGE_SIZE << CONFIG_ZSMALLOC_MULTI_PAGES_ORDER)
+ * in steps of ZS_MULTI_PAGES_SIZE >> CLASS_BITS. Their zspages are built the
+ * same way, of order-0 pages (so they stay movable, and page migration and
+ * compaction treat them like any other zspage), with chains of up to
+ * ZS_MULTI_PAGES_MAX_CHAIN pages. Their objects span several pages, so a
+ * page may hold no object start at all: its first object offset is then
+ * PAGE_SIZE or more. A multi-page object always carries its handle inline,
+ * so it is at most ZS_MULTI_PAGES_SIZE - ZS_HANDLE_SIZE bytes; none of these
+ * classes is huge.
+ */
+
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 /*
- * lock ordering:
+ * lock ordering (the same for base and multi-page classes):
  *	page_lock
  *	pool->lock
  *	class->lock
  *	zspage->lock
+ *
+ * zs_obj_read_begin(), zs_obj_read_sg_begin() and zs_obj_write() take the
+ * zspage lock for reading (the read variants hold it until the matching
+ * _end()), and a reader may sleep while it holds it. Page migration and
+ * compaction, which move objects, only try the zspage lock for writing,
+ * under pool->lock and class->lock, and give up if a reader holds it.
  */
 
 #include <linux/module.h>
@@ -39,6 +75,7 @@
 #include <linux/zsmalloc.h>
 #include <linux/fs.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
 #include "zpdesc.h"
 
 #define ZSPAGE_MAGIC	0x58
@@ -104,6 +141,30 @@
 /* each chunk includes extra space to keep handle */
 #define ZS_MAX_ALLOC_SIZE	PAGE_SIZE
 
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
+#define ZS_MULTI_PAGES_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#else
+#define ZS_MULTI_PAGES_ORDER	0
+#endif
+/* Largest multi-page class; objects in it keep their handle inline */
+#define ZS_MULTI_PAGES_SIZE	(PAGE_SIZE << ZS_MULTI_PAGES_ORDER)
+/*
+ * Multi-page zspages of up to half ZSMALLOC_CHAIN_SIZE blocks (64 KiB for
+ * 16 KiB blocks): longer chains would round objects a little less, but a
+ * pool keeps a partly used zspage per class, and those cost more. The
+ * chain is also capped at ZS_MULTI_PAGES_CHAIN_LIMIT pages, which bounds
+ * the zpdesc arrays alloc_zspage() and replace_sub_page() keep on the
+ * stack; only ZSMALLOC_MULTI_PAGES_ORDER > 2 with ZSMALLOC_CHAIN_SIZE > 8
+ * reaches it.
+ */
+#define ZS_MULTI_PAGES_CHAIN_LIMIT	32
+#define ZS_MULTI_PAGES_MAX_CHAIN	MIN(ZS_MULTI_PAGES_CHAIN_LIMIT, \
+					    (ZS_MAX_PAGES_PER_ZSPAGE << \
+					     ZS_MULTI_PAGES_ORDER) / 2)
+/* Most pages any zspage has: sizes the on-stack zpdesc arrays */
+#define ZS_MAX_ZSPAGE_PAGES	MAX(ZS_MAX_PAGES_PER_ZSPAGE, \
+				    ZS_MULTI_PAGES_MAX_CHAIN)
+
 /*
  * On systems with 4K page size, this gives 255 size classes! There is a
  * trade-off here:
@@ -118,8 +179,20 @@
  *  (reason above)
  */
 #define ZS_SIZE_CLASS_DELTA	(PAGE_SIZE >> CLASS_BITS)
-#define ZS_SIZE_CLASSES	(DIV_ROUND_UP(ZS_MAX_ALLOC_SIZE - ZS_MIN_ALLOC_SIZE, \
-				      ZS_SIZE_CLASS_DELTA) + 1)
+#define ZS_BASE_SIZE_CLASSES	(DIV_ROUND_UP(ZS_MAX_ALLOC_SIZE - ZS_MIN_ALLOC_SIZE, \
+					      ZS_SIZE_CLASS_DELTA) + 1)
+/*
+ * Multi-page classes split (PAGE_SIZE, ZS_MULTI_PAGES_SIZE] the way base
+ * classes split a page: in 1 << CLASS_BITS steps of the whole range, so
+ * 192 classes of 64 bytes for 16 KiB on 4 KiB pages.
+ */
+#define ZS_MULTI_SIZE_CLASS_DELTA	(ZS_MULTI_PAGES_SIZE >> CLASS_BITS)
+#define ZS_MULTI_SIZE_CLASSES	((ZS_MULTI_PAGES_SIZE - PAGE_SIZE) / \
+				 ZS_MULTI_SIZE_CLASS_DELTA)
+#define ZS_SIZE_CLASSES		(ZS_BASE_SIZE_CLASSES + ZS_MULTI_SIZE_CLASSES)
+/* Largest size zs_malloc() accepts */
+#define ZS_MAX_OBJ_SIZE		MAX(ZS_MAX_ALLOC_SIZE, \
+				    ZS_MULTI_PAGES_SIZE - ZS_HANDLE_SIZE)
 
 /*
  * Pages are distinguished by the ratio of used memory (that is the ratio
@@ -156,6 +229,8 @@ static struct dentry *zs_stat_root;
 #endif
 
 static size_t huge_class_size;
+/* Objects this big or bigger cost a whole multi-page block; 0: no such class */
+static size_t multi_pages_huge_class_size;
 
 struct size_class {
 	spinlock_t lock;
@@ -475,11 +550,27 @@ static int get_size_class_index(int size)
 		idx = DIV_ROUND_UP(size - ZS_MIN_ALLOC_SIZE,
 				ZS_SIZE_CLASS_DELTA);
 
+	return min_t(int, ZS_BASE_SIZE_CLASSES - 1, idx);
+}
+
+/* Same for the multi-page classes; @size is over PAGE_SIZE */
+static int get_multi_size_class_index(int size)
+{
+	int idx = ZS_BASE_SIZE_CLASSES - 1 +
+		DIV_ROUND_UP(size - ZS_MAX_ALLOC_SIZE, ZS_MULTI_SIZE_CLASS_DELTA);
+
 	return min_t(int, ZS_SIZE_CLASSES - 1, idx);
 }
 
+/*
+ * Objects up to PAGE_SIZE stay in base classes even when their handle
+ * pushes them over a page: they go to the huge class, as without
+ * multi-page classes.
+ */
 static struct size_class *lookup_size_class(struct zs_pool *pool, size_t size)
 {
+	if (ZS_MULTI_SIZE_CLASSES && size > ZS_MAX_ALLOC_SIZE)
+		return pool->size_class[get_multi_size_class_index(size + ZS_HANDLE_SIZE)];
 	return pool->size_class[get_size_class_index(size + ZS_HANDLE_SIZE)];
 }
 
@@ -530,11 +621,11 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	unsigned long total_freeable = 0;
 	unsigned long inuse_totals[NR_FULLNESS_GROUPS] = {0, };
 
-	seq_printf(s, " %5s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %13s %10s %10s %16s %8s\n",
-			"class", "size", "10%", "20%", "30%", "40%",
-			"50%", "60%", "70%", "80%", "90%", "99%", "100%",
-			"obj_allocated", "obj_used", "pages_used",
-			"pages_per_zspage", "freeable");
+	seq_printf(s, " %5s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %13s %10s %10s %16s %8s %15s\n",
+		   "class", "size", "10%", "20%", "30%", "40%",
+		   "50%", "60%", "70%", "80%", "90%", "99%", "100%",
+		   "obj_allocated", "obj_used", "pages_used",
+		   "pages_per_zspage", "freeable", "objs_per_zspage");
 
 	for (i = 0; i < ZS_SIZE_CLASSES; i++) {
 
@@ -560,9 +651,10 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 		pages_used = obj_allocated / objs_per_zspage *
 				class->pages_per_zspage;
 
-		seq_printf(s, "%13lu %10lu %10lu %16d %8lu\n",
+		seq_printf(s, "%13lu %10lu %10lu %16d %8lu %15d\n",
 			   obj_allocated, obj_used, pages_used,
-			   class->pages_per_zspage, freeable);
+			   class->pages_per_zspage, freeable,
+			   class->objs_per_zspage);
 
 		total_objs += obj_allocated;
 		total_used_objs += obj_used;
@@ -578,6 +670,9 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	seq_printf(s, "%13lu %10lu %10lu %16s %8lu\n",
 		   total_objs, total_used_objs, total_pages, "",
 		   total_freeable);
+	seq_printf(s, "\n pages_compacted %lu objs_moved %lu\n",
+		   atomic_long_read(&pool->stats.pages_compacted),
+		   atomic_long_read(&pool->stats.objs_moved));
 
 	return 0;
 }
@@ -865,6 +960,12 @@ static void init_zspage(struct size_class *class, struct zspage *zspage)
 		void *vaddr;
 
 		set_first_obj_offset(zpdesc, off);
+		if (off >= PAGE_SIZE) {
+			/* a multi-page object covers this whole page */
+			off -= PAGE_SIZE;
+			zpdesc = get_next_zpdesc(zpdesc);
+			continue;
+		}
 
 		vaddr = kmap_local_zpdesc(zpdesc);
 		link = (struct link_free *)vaddr + off / sizeof(*link);
@@ -891,7 +992,7 @@ static void init_zspage(struct size_class *class, struct zspage *zspage)
 		}
 		kunmap_local(vaddr);
 		zpdesc = next_zpdesc;
-		off %= PAGE_SIZE;
+		off -= PAGE_SIZE;
 	}
 
 	set_freeobj(zspage, 0);
@@ -938,7 +1039,7 @@ static struct zspage *alloc_zspage(struct zs_pool *pool,
 				   gfp_t gfp, const int nid)
 {
 	int i;
-	struct zpdesc *zpdescs[ZS_MAX_PAGES_PER_ZSPAGE];
+	struct zpdesc *zpdescs[ZS_MAX_ZSPAGE_PAGES];
 	struct zspage *zspage = cache_alloc_zspage(gfp);
 
 	if (!zspage)
@@ -1038,6 +1139,58 @@ unsigned long zs_get_total_pages(struct zs_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zs_get_total_pages);
 
+/*
+ * Copy @len bytes between @buf and the object data that starts @off bytes
+ * into @zpdesc (@off may be PAGE_SIZE, when only the handle is in @zpdesc)
+ * and runs on through the following pages of its zspage.
+ */
+static void zs_obj_copy(struct zpdesc *zpdesc, unsigned long off, void *buf,
+			size_t len, bool to_obj)
+{
+	while (len) {
+		size_t chunk;
+
+		if (off >= PAGE_SIZE) {
+			zpdesc = get_next_zpdesc(zpdesc);
+			off -= PAGE_SIZE;
+		}
+
+		chunk = min(len, PAGE_SIZE - off);
+		if (to_obj)
+			memcpy_to_page(zpdesc_page(zpdesc), off, buf, chunk);
+		else
+			memcpy_from_page(buf, zpdesc_page(zpdesc), off, chunk);
+		buf += chunk;
+		len -= chunk;
+		off += chunk;
+	}
+}
+
+/**
+ * zs_obj_read_begin() - Start reading an object.
+ * @pool: zsmalloc pool the object was allocated from
+ * @handle: handle of the object
+ * @mem_len: number of bytes to read, at most the size the object was
+ *           allocated with
+ * @local_copy: buffer of at least @mem_len bytes, used when the object spans
+ *              pages; may be NULL if the object never does (a huge object,
+ *              stored alone in a page, does not)
+ *
+ * Returns a pointer to the first @mem_len bytes of the object: the object
+ * itself, mapped, if those bytes lie within one page, otherwise
+ * @local_copy, into which they have been copied. An object larger than a
+ * page (see zs_max_alloc_size()) always spans pages, so the caller of such
+ * objects must provide a @local_copy of @mem_len bytes.
+ *
+ * The object cannot move until zs_obj_read_end(), which must be called with
+ * the same @mem_len and the returned pointer; the caller may sleep in
+ * between, but page migration and compaction of the object's zspage fail
+ * meanwhile.
+ *
+ * Context: Any context.
+ *
+ * Return: the object's data, valid until zs_obj_read_end().
+ */
 void *zs_obj_read_begin(struct zs_pool *pool, unsigned long handle,
 			size_t mem_len, void *local_copy)
 {
@@ -1069,25 +1222,24 @@ void *zs_obj_read_begin(struct zs_pool *pool, unsigned long handle,
 		addr = kmap_local_zpdesc(zpdesc);
 		addr += off;
 	} else {
-		size_t sizes[2];
-
-		/* this object spans two pages */
-		sizes[0] = PAGE_SIZE - off;
-		sizes[1] = mem_len - sizes[0];
+		/* this object spans two or more pages */
 		addr = local_copy;
-
-		memcpy_from_page(addr, zpdesc_page(zpdesc),
-				 off, sizes[0]);
-		zpdesc = get_next_zpdesc(zpdesc);
-		memcpy_from_page(addr + sizes[0],
-				 zpdesc_page(zpdesc),
-				 0, sizes[1]);
+		zs_obj_copy(zpdesc, off, addr, mem_len, false);
 	}
 
 	return addr;
 }
 EXPORT_SYMBOL_GPL(zs_obj_read_begin);
 
+/**
+ * zs_obj_read_end() - Finish reading an object.
+ * @pool: zsmalloc pool the object was allocated from
+ * @handle: handle of the object
+ * @mem_len: the @mem_len given to zs_obj_read_begin()
+ * @handle_mem: the pointer zs_obj_read_begin() returned
+ *
+ * Context: Any context.
+ */
 void zs_obj_read_end(struct zs_pool *pool, unsigned long handle,
 		     size_t mem_len, void *handle_mem)
 {
@@ -1115,6 +1267,26 @@ void zs_obj_read_end(struct zs_pool *pool, unsigned long handle,
 }
 EXPORT_SYMBOL_GPL(zs_obj_read_end);
 
+/**
+ * zs_obj_read_sg_begin() - Start reading an object through a scatterlist.
+ * @pool: zsmalloc pool the object was allocated from
+ * @handle: handle of the object
+ * @sg: scatterlist table to describe the object with
+ * @mem_len: number of bytes to read, at most the size the object was
+ *           allocated with
+ *
+ * Initializes @sg with one entry for each page the first @mem_len bytes of
+ * the object occupy (the first entry may be empty). That takes up to
+ * 1 + DIV_ROUND_UP(@mem_len, PAGE_SIZE) entries: two for an object of up to
+ * PAGE_SIZE, five for a 16 KiB multi-page object. @sg must have room for
+ * them.
+ *
+ * The object cannot move until zs_obj_read_sg_end(); the caller may sleep
+ * in between, but page migration and compaction of the object's zspage fail
+ * meanwhile.
+ *
+ * Context: Any context.
+ */
 void zs_obj_read_sg_begin(struct zs_pool *pool, unsigned long handle,
 			  struct scatterlist *sg, size_t mem_len)
 {
@@ -1123,6 +1295,7 @@ void zs_obj_read_sg_begin(struct zs_pool *pool, unsigned long handle,
 	unsigned long obj, off;
 	unsigned int obj_idx;
 	struct size_class *class;
+	size_t chunk;
 
 	/* Guarantee we can get zspage from handle safely */
 	read_lock(&pool->lock);
@@ -1140,28 +1313,29 @@ void zs_obj_read_sg_begin(struct zs_pool *pool, unsigned long handle,
 	if (!ZsHugePage(zspage))
 		off += ZS_HANDLE_SIZE;
 
-	if (off + mem_len <= PAGE_SIZE) {
-		/* this object is contained entirely within a page */
-		sg_init_table(sg, 1);
-		sg_set_page(sg, zpdesc_page(zpdesc), mem_len, off);
-	} else {
-		size_t sizes[2];
-
-		/* this object spans two pages */
-		sizes[0] = PAGE_SIZE - off;
-		sizes[1] = mem_len - sizes[0];
-
-		sg_init_table(sg, 2);
-		sg_set_page(sg, zpdesc_page(zpdesc), sizes[0], off);
+	/* one entry for each page the object touches */
+	sg_init_table(sg, DIV_ROUND_UP(off + mem_len, PAGE_SIZE));
+	for (;;) {
+		chunk = min(mem_len, PAGE_SIZE - off);
+		sg_set_page(sg, zpdesc_page(zpdesc), chunk, off);
+		mem_len -= chunk;
+		if (!mem_len)
+			break;
 
 		zpdesc = get_next_zpdesc(zpdesc);
 		sg = sg_next(sg);
-
-		sg_set_page(sg, zpdesc_page(zpdesc), sizes[1], 0);
+		off = 0;
 	}
 }
 EXPORT_SYMBOL_GPL(zs_obj_read_sg_begin);
 
+/**
+ * zs_obj_read_sg_end() - Finish reading an object through a scatterlist.
+ * @pool: zsmalloc pool the object was allocated from
+ * @handle: handle of the object
+ *
+ * Context: Any context.
+ */
 void zs_obj_read_sg_end(struct zs_pool *pool, unsigned long handle)
 {
 	struct zspage *zspage;
@@ -1177,6 +1351,19 @@ void zs_obj_read_sg_end(struct zs_pool *pool, unsigned long handle)
 }
 EXPORT_SYMBOL_GPL(zs_obj_read_sg_end);
 
+/**
+ * zs_obj_write() - Write an object.
+ * @pool: zsmalloc pool the object was allocated from
+ * @handle: handle of the object
+ * @handle_mem: the data to write
+ * @mem_len: number of bytes to write, at most the size the object was
+ *           allocated with
+ *
+ * Copies @mem_len bytes from @handle_mem to the start of the object, page
+ * by page if it spans pages.
+ *
+ * Context: Any context.
+ */
 void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 		  void *handle_mem, size_t mem_len)
 {
@@ -1209,17 +1396,8 @@ void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 		memcpy(dst + off, handle_mem, mem_len);
 		kunmap_local(dst);
 	} else {
-		/* this object spans two pages */
-		size_t sizes[2];
-
-		sizes[0] = PAGE_SIZE - off;
-		sizes[1] = mem_len - sizes[0];
-
-		memcpy_to_page(zpdesc_page(zpdesc), off,
-			       handle_mem, sizes[0]);
-		zpdesc = get_next_zpdesc(zpdesc);
-		memcpy_to_page(zpdesc_page(zpdesc), 0,
-			       handle_mem + sizes[0], sizes[1]);
+		/* this object spans two or more pages */
+		zs_obj_copy(zpdesc, off, handle_mem, mem_len, true);
 	}
 
 	zspage_read_unlock(zspage);
@@ -1244,6 +1422,74 @@ size_t zs_huge_class_size(struct zs_pool *pool)
 	return huge_class_size;
 }
 EXPORT_SYMBOL_GPL(zs_huge_class_size);
+
+/**
+ * zs_multi_pages_huge_class_size() - Returns the size from which an object
+ *                                    costs a whole multi-page block.
+ * @pool: zsmalloc pool to use
+ *
+ * Objects of this size or bigger, up to zs_max_alloc_size(), end up in the
+ * largest multi-page class and take as many pages as the uncompressed
+ * block would: a caller may as well store such data uncompressed.
+ *
+ * Context: Any context.
+ *
+ * Return: the size in bytes, or 0 without multi-page classes.
+ */
+size_t zs_multi_pages_huge_class_size(struct zs_pool *pool)
+{
+	return multi_pages_huge_class_size;
+}
+EXPORT_SYMBOL_GPL(zs_multi_pages_huge_class_size);
+
+/**
+ * zs_max_alloc_size() - Returns the largest object size zs_malloc() accepts.
+ * @pool: zsmalloc pool to use
+ *
+ * PAGE_SIZE, or with CONFIG_ZSMALLOC_MULTI_PAGES a multi-page block
+ * (PAGE_SIZE << CONFIG_ZSMALLOC_MULTI_PAGES_ORDER) less the inline handle.
+ *
+ * Context: Any context.
+ *
+ * Return: the largest object size, in bytes.
+ */
+size_t zs_max_alloc_size(struct zs_pool *pool)
+{
+	return ZS_MAX_OBJ_SIZE;
+}
+EXPORT_SYMBOL_GPL(zs_max_alloc_size);
+
+#if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
+/*
+ * For the KUnit suite: store in @pages, up to @max of them, the pages the
+ * object of @handle occupies, in order; returns how many it occupies.
+ */
+int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
+			 struct page **pages, int max)
+{
+	struct size_class *class;
+	struct zspage *zspage;
+	struct zpdesc *zpdesc;
+	unsigned int obj_idx;
+	unsigned long off;
+	int i, nr;
+
+	read_lock(&pool->lock);
+	obj_to_location(handle_to_obj(handle), &zpdesc, &obj_idx);
+	zspage = get_zspage(zpdesc);
+	class = zspage_class(pool, zspage);
+	off = offset_in_page(class->size * obj_idx);
+	nr = DIV_ROUND_UP(off + class->size, PAGE_SIZE);
+	for (i = 0; i < nr && i < max; i++) {
+		pages[i] = zpdesc_page(zpdesc);
+		zpdesc = get_next_zpdesc(zpdesc);
+	}
+	read_unlock(&pool->lock);
+
+	return nr;
+}
+EXPORT_SYMBOL_IF_KUNIT(zs_test_object_pages);
+#endif
 
 static unsigned long obj_malloc(struct zs_pool *pool,
 				struct zspage *zspage, unsigned long handle)
@@ -1296,7 +1542,7 @@ static unsigned long obj_malloc(struct zs_pool *pool,
  *
  * On success, handle to the allocated object is returned,
  * otherwise an ERR_PTR().
- * Allocation requests with size > ZS_MAX_ALLOC_SIZE will fail.
+ * Allocation requests with size > zs_max_alloc_size() will fail.
  */
 unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 			const int nid)
@@ -1309,7 +1555,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 	if (unlikely(!size))
 		return (unsigned long)ERR_PTR(-EINVAL);
 
-	if (unlikely(size > ZS_MAX_ALLOC_SIZE))
+	if (unlikely(size > ZS_MAX_OBJ_SIZE))
 		return (unsigned long)ERR_PTR(-ENOSPC);
 
 	handle = cache_alloc_handle(gfp);
@@ -1471,7 +1717,7 @@ static void zs_object_copy(struct size_class *class, unsigned long dst,
 			s_zpdesc = get_next_zpdesc(s_zpdesc);
 			s_addr = kmap_local_zpdesc(s_zpdesc);
 			d_addr = kmap_local_zpdesc(d_zpdesc);
-			s_size = class->size - written;
+			s_size = min_t(int, class->size - written, PAGE_SIZE);
 			s_off = 0;
 		}
 
@@ -1479,7 +1725,7 @@ static void zs_object_copy(struct size_class *class, unsigned long dst,
 			kunmap_local(d_addr);
 			d_zpdesc = get_next_zpdesc(d_zpdesc);
 			d_addr = kmap_local_zpdesc(d_zpdesc);
-			d_size = class->size - written;
+			d_size = min_t(int, class->size - written, PAGE_SIZE);
 			d_off = 0;
 		}
 	}
@@ -1518,10 +1764,12 @@ static unsigned long find_alloced_obj(struct size_class *class,
 	return handle;
 }
 
-static void migrate_zspage(struct zs_pool *pool, struct zspage *src_zspage,
-			   struct zspage *dst_zspage)
+/* Returns the number of objects moved */
+static unsigned long migrate_zspage(struct zs_pool *pool,
+				    struct zspage *src_zspage,
+				    struct zspage *dst_zspage)
 {
-	unsigned long used_obj, free_obj;
+	unsigned long used_obj, free_obj, moved = 0;
 	unsigned long handle;
 	int obj_idx = 0;
 	struct zpdesc *s_zpdesc = get_first_zpdesc(src_zspage);
@@ -1542,6 +1790,7 @@ static void migrate_zspage(struct zs_pool *pool, struct zspage *src_zspage,
 		zs_object_copy(class, free_obj, used_obj);
 		obj_idx++;
 		obj_free(class->size, used_obj);
+		moved++;
 
 		/* Stop if there is no more space */
 		if (zspage_full(class, dst_zspage))
@@ -1551,6 +1800,8 @@ static void migrate_zspage(struct zs_pool *pool, struct zspage *src_zspage,
 		if (zspage_empty(src_zspage))
 			break;
 	}
+
+	return moved;
 }
 
 static struct zspage *isolate_src_zspage(struct size_class *class)
@@ -1654,7 +1905,7 @@ static void replace_sub_page(struct size_class *class, struct zspage *zspage,
 				struct zpdesc *newzpdesc, struct zpdesc *oldzpdesc)
 {
 	struct zpdesc *zpdesc;
-	struct zpdesc *zpdescs[ZS_MAX_PAGES_PER_ZSPAGE] = {NULL, };
+	struct zpdesc *zpdescs[ZS_MAX_ZSPAGE_PAGES] = {NULL, };
 	unsigned int first_obj_offset;
 	int idx = 0;
 
@@ -1801,6 +2052,52 @@ const struct movable_operations zsmalloc_mops = {
 	.putback_page = zs_page_putback,
 };
 
+#if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
+/*
+ * For the KUnit suite: move @page of a zspage to a new page through
+ * zsmalloc's movable operations, the way the migration core moves a
+ * movable_ops page: isolate it under the page lock
+ * (isolate_movable_ops_page()), then migrate it with both pages locked
+ * (migrate_movable_ops_page()), or put it back if that fails. The page
+ * stays locked in between, so it cannot be freed while isolated. Returns 0
+ * if the page moved, or a negative error code and @page stays in place.
+ */
+int zs_test_migrate_page(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+	struct page *newpage;
+	int rc = -EBUSY;
+
+	newpage = alloc_page(GFP_HIGHUSER_MOVABLE);
+	if (!newpage)
+		return -ENOMEM;
+
+	if (!folio_try_get(folio))
+		goto out;
+	folio_lock(folio);
+	if (!page_has_movable_ops(page) || PageMovableOpsIsolated(page) ||
+	    !zsmalloc_mops.isolate_page(page, ISOLATE_UNEVICTABLE))
+		goto out_unlock;
+	SetPageMovableOpsIsolated(page);
+
+	lock_page(newpage);
+	rc = zsmalloc_mops.migrate_page(newpage, page, MIGRATE_SYNC);
+	unlock_page(newpage);
+	if (rc)
+		zsmalloc_mops.putback_page(page);
+	ClearPageMovableOpsIsolated(page);
+out_unlock:
+	folio_unlock(folio);
+	/* after a move, this frees the old page */
+	folio_put(folio);
+out:
+	/* after a move, zsmalloc holds its own reference to the new page */
+	put_page(newpage);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(zs_test_migrate_page);
+#endif
+
 /*
  * Caller should hold page_lock of all pages in the zspage
  * In here, we cannot use zspage meta data.
@@ -1864,6 +2161,15 @@ static void SetZsPageMovable(struct zs_pool *pool, struct zspage *zspage)
 }
 #else
 static inline void zs_flush_migration(struct zs_pool *pool) { }
+
+#if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
+/* zsmalloc pages are movable only with CONFIG_COMPACTION */
+int zs_test_migrate_page(struct page *page)
+{
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL_IF_KUNIT(zs_test_migrate_page);
+#endif
 #endif
 
 /*
@@ -1891,7 +2197,7 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 {
 	struct zspage *src_zspage = NULL;
 	struct zspage *dst_zspage = NULL;
-	unsigned long pages_freed = 0;
+	unsigned long pages_freed = 0, objs_moved = 0;
 
 	/*
 	 * protect the race between zpage migration and zs_free
@@ -1915,7 +2221,7 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 		if (!zspage_write_trylock(src_zspage))
 			break;
 
-		migrate_zspage(pool, src_zspage, dst_zspage);
+		objs_moved += migrate_zspage(pool, src_zspage, dst_zspage);
 		zspage_write_unlock(src_zspage);
 
 		fg = putback_zspage(class, src_zspage);
@@ -1946,6 +2252,7 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 
 	spin_unlock(&class->lock);
 	write_unlock(&pool->lock);
+	atomic_long_add(objs_moved, &pool->stats.objs_moved);
 
 	return pages_freed;
 }
@@ -2040,15 +2347,19 @@ static int zs_register_shrinker(struct zs_pool *pool)
 	return 0;
 }
 
-static int calculate_zspage_chain_size(int class_size)
+/*
+ * The number of pages, up to @max_pages, whose zspage wastes the fewest
+ * bytes at its tail for objects of @class_size; the smallest such number.
+ */
+static int calculate_zspage_chain_size(int class_size, int max_pages)
 {
 	int i, min_waste = INT_MAX;
 	int chain_size = 1;
 
-	if (is_power_of_2(class_size))
+	if (is_power_of_2(class_size) && class_size <= PAGE_SIZE)
 		return chain_size;
 
-	for (i = 1; i <= ZS_MAX_PAGES_PER_ZSPAGE; i++) {
+	for (i = DIV_ROUND_UP(class_size, PAGE_SIZE); i <= max_pages; i++) {
 		int waste;
 
 		waste = (i * PAGE_SIZE) % class_size;
@@ -2097,14 +2408,31 @@ struct zs_pool *zs_create_pool(const char *name)
 		int size;
 		int pages_per_zspage;
 		int objs_per_zspage;
+		int max_chain;
 		struct size_class *class;
 		int fullness;
 
-		size = ZS_MIN_ALLOC_SIZE + i * ZS_SIZE_CLASS_DELTA;
-		if (size > ZS_MAX_ALLOC_SIZE)
-			size = ZS_MAX_ALLOC_SIZE;
-		pages_per_zspage = calculate_zspage_chain_size(size);
+		if (i >= ZS_BASE_SIZE_CLASSES) {
+			size = ZS_MAX_ALLOC_SIZE + (i - ZS_BASE_SIZE_CLASSES + 1) *
+				ZS_MULTI_SIZE_CLASS_DELTA;
+			max_chain = ZS_MULTI_PAGES_MAX_CHAIN;
+		} else {
+			size = ZS_MIN_ALLOC_SIZE + i * ZS_SIZE_CLASS_DELTA;
+			if (size > ZS_MAX_ALLOC_SIZE)
+				size = ZS_MAX_ALLOC_SIZE;
+			max_chain = ZS_MAX_PAGES_PER_ZSPAGE;
+		}
+		pages_per_zspage = calculate_zspage_chain_size(size, max_chain);
 		objs_per_zspage = pages_per_zspage * PAGE_SIZE / size;
+
+		/*
+		 * The largest multi-page class that is not merged with the
+		 * top one: anything bigger costs a whole multi-page block.
+		 */
+		if (i >= ZS_BASE_SIZE_CLASSES && i < ZS_SIZE_CLASSES - 1 &&
+		    !multi_pages_huge_class_size &&
+		    !can_merge(prev_class, pages_per_zspage, objs_per_zspage))
+			multi_pages_huge_class_size = size - (ZS_HANDLE_SIZE - 1);
 
 		/*
 		 * We iterate from biggest down to smallest classes,
@@ -2112,8 +2440,8 @@ struct zs_pool *zs_create_pool(const char *name)
 		 * class. Any object bigger than or equal to that will
 		 * endup in the huge class.
 		 */
-		if (pages_per_zspage != 1 && objs_per_zspage != 1 &&
-				!huge_class_size) {
+		if (i < ZS_BASE_SIZE_CLASSES && pages_per_zspage != 1 &&
+		    objs_per_zspage != 1 && !huge_class_size) {
 			huge_class_size = size;
 			/*
 			 * The object uses ZS_HANDLE_SIZE bytes to store the
@@ -2240,6 +2568,12 @@ static int __init zs_init_caches(void)
 static int __init zs_init(void)
 {
 	int rc;
+
+	/* class indices must fit zspage->class, offsets the page_type bits */
+	BUILD_BUG_ON(ZS_SIZE_CLASSES > (1 << (CLASS_BITS + 1)));
+	BUILD_BUG_ON(ZS_MULTI_PAGES_SIZE > FIRST_OBJ_PAGE_TYPE_MASK);
+	/* bounds the zpdesc arrays on the stack */
+	BUILD_BUG_ON(ZS_MAX_ZSPAGE_PAGES > ZS_MULTI_PAGES_CHAIN_LIMIT);
 
 	rc = zs_init_caches();
 	if (rc)

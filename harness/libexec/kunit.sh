@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# kunit.sh SRC: the KUnit suites of mm/.kunitconfig under UML, built out of
-# tree with ccache, twice: as configured (multi-page classes on) with KASAN,
-# lockdep and DEBUG_VM, and with the multi-page option off. Prints KTAP: a
+# kunit.sh SRC [RUN...]: the KUnit suites of mm/.kunitconfig under UML,
+# built out of tree with ccache, in runs: debug (multi-page classes on,
+# with KASAN, lockdep and DEBUG_VM) and single-page (the multi-page option
+# off); both when no RUN is named. Prints KTAP: a
 # result for every test case of both runs (from kunit.py's JSON), and a
 # failed one for a run that did not complete or whose log has a kernel
 # report; then "N passed, N failed". kunit.py's own output goes to stderr.
 set -uo pipefail
 LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 src=$1
+shift
+runs=${*:-debug single-page}
 cd "$src" || exit 1
 
 run() {	# run NAME KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
@@ -39,12 +42,16 @@ run() {	# run NAME KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
 	fi
 }
 
-{
-	run debug --kconfig_add CONFIG_DEBUG_KERNEL=y --kconfig_add CONFIG_KASAN=y \
-		--kconfig_add CONFIG_DEBUG_VM=y --kconfig_add CONFIG_PROVE_LOCKING=y \
-		--kconfig_add CONFIG_DEBUG_LIST=y
-	run single-page --kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES=n
-} | awk '
+for r in $runs; do
+	case $r in
+	debug)	run debug --kconfig_add CONFIG_DEBUG_KERNEL=y --kconfig_add CONFIG_KASAN=y \
+			--kconfig_add CONFIG_DEBUG_VM=y --kconfig_add CONFIG_PROVE_LOCKING=y \
+			--kconfig_add CONFIG_DEBUG_LIST=y ;;
+	single-page)
+		run single-page --kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES=n ;;
+	*)	echo "not ok 0 no KUnit run named $r" ;;
+	esac
+done | awk '
 	BEGIN { print "TAP version 13" }
 	/^(not )?ok [0-9]+ / {
 		n++

@@ -59,16 +59,20 @@ static int zcomp_strm_init(struct zcomp *comp, struct zcomp_strm *zstrm)
 	if (ret)
 		return ret;
 
-	zstrm->local_copy = vzalloc(PAGE_SIZE);
+	/* zs_obj_read_begin() copies an object of up to a block in there */
+	zstrm->local_copy = vzalloc(zcomp_block_size(comp->params));
 	/*
-	 * allocate 2 pages. 1 for compressed data, plus 1 extra for the
-	 * case when compressed size is larger than the original one
+	 * allocate 2 blocks (pages). 1 for compressed data, plus 1 extra for
+	 * the case when compressed size is larger than the original one
 	 */
-	zstrm->buffer = vzalloc(2 * PAGE_SIZE);
+	zstrm->buffer = vzalloc(2 * zcomp_block_size(comp->params));
 	if (!zstrm->buffer || !zstrm->local_copy) {
 		zcomp_strm_free(comp, zstrm);
 		return -ENOMEM;
 	}
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	zstrm->buffer_tag = 0;
+#endif
 	return 0;
 }
 
@@ -140,17 +144,20 @@ void zcomp_stream_put(struct zcomp_strm *zstrm)
 }
 
 int zcomp_compress(struct zcomp *comp, struct zcomp_strm *zstrm,
-		   const void *src, unsigned int *dst_len)
+		   const void *src, unsigned int src_len, unsigned int *dst_len)
 {
 	struct zcomp_req req = {
 		.src = src,
 		.dst = zstrm->buffer,
-		.src_len = PAGE_SIZE,
-		.dst_len = 2 * PAGE_SIZE,
+		.src_len = src_len,
+		.dst_len = 2 * zcomp_block_size(comp->params),
 	};
 	int ret;
 
 	might_sleep();
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	zstrm->buffer_tag = 0;
+#endif
 	ret = comp->ops->compress(comp->params, &zstrm->ctx, &req);
 	if (!ret)
 		*dst_len = req.dst_len;
@@ -158,16 +165,21 @@ int zcomp_compress(struct zcomp *comp, struct zcomp_strm *zstrm,
 }
 
 int zcomp_decompress(struct zcomp *comp, struct zcomp_strm *zstrm,
-		     const void *src, unsigned int src_len, void *dst)
+		     const void *src, unsigned int src_len, void *dst,
+		     unsigned int dst_len)
 {
 	struct zcomp_req req = {
 		.src = src,
 		.dst = dst,
 		.src_len = src_len,
-		.dst_len = PAGE_SIZE,
+		.dst_len = dst_len,
 	};
 
 	might_sleep();
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	if (dst == zstrm->buffer)
+		zstrm->buffer_tag = 0;
+#endif
 	return comp->ops->decompress(comp->params, &zstrm->ctx, &req);
 }
 

@@ -24,6 +24,10 @@ struct zcomp_params {
 	union {
 		struct deflate_params deflate;
 	};
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/* largest input, PAGE_SIZE or a multi-page block */
+	size_t block_size;
+#endif
 
 	void *drv_data;
 };
@@ -37,12 +41,32 @@ struct zcomp_ctx {
 	void *context;
 };
 
+/* The largest input the streams of @params compress or decompress into */
+static inline size_t zcomp_block_size(const struct zcomp_params *params)
+{
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	return params->block_size;
+#else
+	return PAGE_SIZE;
+#endif
+}
+
 struct zcomp_strm {
 	struct mutex lock;
-	/* compression buffer */
+	/* compression buffer, twice zcomp_block_size() */
 	void *buffer;
-	/* local copy of handle memory */
+	/* local copy of handle memory, zcomp_block_size() */
 	void *local_copy;
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/*
+	 * What the buffer holds, as the user tagged it after decompressing
+	 * into it (zram: a block object's generation); 0: nothing the user
+	 * can reuse. zcomp_compress() and zcomp_decompress() into the buffer
+	 * clear it, and so does a new buffer (CPU hotplug). Anything else
+	 * that writes to the buffer directly must clear it too.
+	 */
+	u64 buffer_tag;
+#endif
 	struct zcomp_ctx ctx;
 };
 
@@ -89,8 +113,9 @@ struct zcomp_strm *zcomp_stream_get(struct zcomp *comp);
 void zcomp_stream_put(struct zcomp_strm *zstrm);
 
 int zcomp_compress(struct zcomp *comp, struct zcomp_strm *zstrm,
-		   const void *src, unsigned int *dst_len);
+		   const void *src, unsigned int src_len, unsigned int *dst_len);
 int zcomp_decompress(struct zcomp *comp, struct zcomp_strm *zstrm,
-		     const void *src, unsigned int src_len, void *dst);
+		     const void *src, unsigned int src_len, void *dst,
+		     unsigned int dst_len);
 
 #endif /* _ZCOMP_H_ */

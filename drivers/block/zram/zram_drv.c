@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/backing-dev.h>
 #include <linux/string.h>
+#include <linux/ctype.h>
 #include <linux/vmalloc.h>
 #include <linux/err.h>
 #include <linux/idr.h>
@@ -57,6 +58,7 @@ static size_t huge_class_size;
 static const struct block_device_operations zram_devops;
 
 static void slot_free(struct zram *zram, u32 index);
+static void zram_block_put(struct zram *zram, u32 index);
 
 static void slot_lock_init(struct zram *zram)
 {
@@ -64,6 +66,93 @@ static void slot_lock_init(struct zram *zram)
 
 	lockdep_init_map(&zram->table_lock_map, "zram->table[index].lock", &__key, 0);
 }
+
+static inline bool zram_multi_pages(struct zram *zram)
+{
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	return zram->multi_pages;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Multi-page blocks
+ *
+ * On a device with multi_pages set, a bio segment that covers a whole
+ * aligned block of ZRAM_BLOCK_PAGES slots with one large folio is
+ * compressed as one zsmalloc object. Its handle and size live in
+ * zram->blocks[], one entry a block; each slot of the block carries
+ * ZRAM_MULTI and its bit in the block's live mask, and no handle of its own.
+ *
+ * One lock guards a block: on such a device, the slot lock of any slot is
+ * the slot lock of its block's first slot (zram_lock_index()), so every
+ * path that locks a slot also excludes the rest of its block. The lock is
+ * not recursive: never lock a slot while holding the lock of another.
+ *
+ * Freeing a slot (overwrite, discard, swap slot free, writeback) only
+ * drops its live bit; the object goes with the last bit. A page read of a
+ * block slot decompresses the block into the stream buffer, tagged with the
+ * object's generation so that the next page of the same block read with
+ * that stream is copied from the buffer without decompressing again, and
+ * copies the page out; a whole-block read decompresses once, straight into
+ * the folio when one large folio holds the block. Blocks that are
+ * same-filled, that do not compress below zs_multi_pages_huge_class_size(),
+ * or that zsmalloc has no memory for, are stored page by page instead.
+ *
+ * Swap frees slots from zram_slot_free_notify() under a spinlock, where
+ * the (sleeping) block lock can only be tried. When the try fails, the
+ * free is recorded in the block's pending mask and done by whoever holds
+ * or next takes the lock: slot_lock() and slot_trylock() do the pending
+ * frees first, slot_unlock() before and after unlocking. A slot freed by
+ * swap cannot be written again before swap allocates it again, which
+ * comes after the notification; the writer then takes the lock, so its
+ * pending free is done before the new data is stored, never after.
+ */
+static u32 zram_lock_index(struct zram *zram, u32 index)
+{
+	if (zram_multi_pages(zram))
+		return round_down(index, ZRAM_BLOCK_PAGES);
+	return index;
+}
+
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+static struct zram_block *zram_block_of(struct zram *zram, u32 index)
+{
+	return &zram->blocks[index >> ZRAM_BLOCK_ORDER];
+}
+
+static bool slot_has_pending(struct zram *zram, u32 first)
+{
+	return zram_multi_pages(zram) &&
+	       READ_ONCE(zram_block_of(zram, first)->pending);
+}
+
+/*
+ * Do the frees zram_slot_free_notify() recorded for the block of slot
+ * @first (its first slot). Block should be locked.
+ */
+static void slot_free_pending(struct zram *zram, u32 first)
+{
+	unsigned long pending;
+	unsigned int i;
+
+	if (!slot_has_pending(zram, first))
+		return;
+	pending = xchg(&zram_block_of(zram, first)->pending, 0);
+	for_each_set_bit(i, &pending, ZRAM_BLOCK_PAGES)
+		slot_free(zram, first + i);
+}
+#else
+static bool slot_has_pending(struct zram *zram, u32 first)
+{
+	return false;
+}
+
+static void slot_free_pending(struct zram *zram, u32 first)
+{
+}
+#endif
 
 /*
  * entry locking rules:
@@ -79,11 +168,13 @@ static void slot_lock_init(struct zram *zram)
  */
 static __must_check bool slot_trylock(struct zram *zram, u32 index)
 {
-	unsigned long *lock = &zram->table[index].__lock;
+	u32 first = zram_lock_index(zram, index);
+	unsigned long *lock = &zram->table[first].__lock;
 
 	if (!test_and_set_bit_lock(ZRAM_ENTRY_LOCK_BIT, lock)) {
 		mutex_acquire(&zram->table_lock_map, 0, 1, _RET_IP_);
 		lock_acquired(&zram->table_lock_map, _RET_IP_);
+		slot_free_pending(zram, first);
 		return true;
 	}
 
@@ -92,19 +183,33 @@ static __must_check bool slot_trylock(struct zram *zram, u32 index)
 
 static void slot_lock(struct zram *zram, u32 index)
 {
-	unsigned long *lock = &zram->table[index].__lock;
+	u32 first = zram_lock_index(zram, index);
+	unsigned long *lock = &zram->table[first].__lock;
 
 	mutex_acquire(&zram->table_lock_map, 0, 0, _RET_IP_);
 	wait_on_bit_lock(lock, ZRAM_ENTRY_LOCK_BIT, TASK_UNINTERRUPTIBLE);
 	lock_acquired(&zram->table_lock_map, _RET_IP_);
+	slot_free_pending(zram, first);
 }
 
 static void slot_unlock(struct zram *zram, u32 index)
 {
-	unsigned long *lock = &zram->table[index].__lock;
+	u32 first = zram_lock_index(zram, index);
+	unsigned long *lock = &zram->table[first].__lock;
 
-	mutex_release(&zram->table_lock_map, _RET_IP_);
-	clear_and_wake_up_bit(ZRAM_ENTRY_LOCK_BIT, lock);
+	do {
+		slot_free_pending(zram, first);
+		mutex_release(&zram->table_lock_map, _RET_IP_);
+		clear_and_wake_up_bit(ZRAM_ENTRY_LOCK_BIT, lock);
+		/*
+		 * clear_and_wake_up_bit() orders the unlock before this load
+		 * (smp_mb__after_atomic()); zram_slot_free_notify() orders its
+		 * set_bit() before its trylock the same way. So a free it
+		 * recorded is seen either by its trylock, which then succeeds,
+		 * or here: take the lock back to do it, unless someone else
+		 * holds the lock now and does it when unlocking.
+		 */
+	} while (slot_has_pending(zram, first) && slot_trylock(zram, first));
 }
 
 static inline bool init_done(struct zram *zram)
@@ -157,10 +262,21 @@ static void set_slot_size(struct zram *zram, u32 index, size_t size)
 	zram->table[index].attr.flags = (flags << ZRAM_FLAG_SHIFT) | size;
 }
 
+/* Slot @index holds its page in a multi-page block object */
+static inline bool zram_in_block(struct zram *zram, u32 index)
+{
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	return test_slot_flag(zram, index, ZRAM_MULTI);
+#else
+	return false;
+#endif
+}
+
 static inline bool slot_allocated(struct zram *zram, u32 index)
 {
 	return get_slot_size(zram, index) ||
 		test_slot_flag(zram, index, ZRAM_SAME) ||
+		zram_in_block(zram, index) ||
 		test_slot_flag(zram, index, ZRAM_WB);
 }
 
@@ -378,16 +494,52 @@ static ssize_t disksize_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", zram->disksize);
 }
 
+/*
+ * Parse a size written to disksize or mem_limit: a number as kstrtoull()
+ * takes it (decimal, 0x hex or 0 octal), optionally followed by one of
+ * memparse()'s K, M, G, T, P, E suffixes, and white space. Unlike
+ * memparse(), refuse anything else after the number, and a number or
+ * product that does not fit in 64 bits instead of wrapping it.
+ */
+static int zram_parse_size(const char *buf, u64 *size)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *suffix;
+	unsigned int shift = 0;
+	char num[32], *p;
+	size_t len;
+	u64 val;
+	int err;
+
+	if (strscpy(num, buf, sizeof(num)) < 0)
+		return -EINVAL;
+	p = strim(num);
+	len = strlen(p);
+	err = kstrtoull(p, 0, &val);
+	if (err == -EINVAL && len > 1) {
+		/* Not a number alone: a number and a suffix? ("0x1e" is hex) */
+		suffix = strchr(suffixes, toupper(p[len - 1]));
+		if (!suffix || !*suffix)
+			return -EINVAL;
+		shift = 10 * (suffix - suffixes + 1);
+		p[len - 1] = '\0';
+		err = kstrtoull(p, 0, &val);
+	}
+	if (err || val > U64_MAX >> shift)
+		return -EINVAL;
+	*size = val << shift;
+	return 0;
+}
+
 static ssize_t mem_limit_store(struct device *dev,
 			       struct device_attribute *attr, const char *buf,
 			       size_t len)
 {
 	u64 limit;
-	char *tmp;
 	struct zram *zram = dev_to_zram(dev);
 
-	limit = memparse(buf, &tmp);
-	if (buf == tmp) /* no chars parsed, invalid input */
+	/* PAGE_ALIGN() must not wrap */
+	if (zram_parse_size(buf, &limit) || limit > U64_MAX - PAGE_SIZE + 1)
 		return -EINVAL;
 
 	guard(rwsem_write)(&zram->dev_lock);
@@ -948,8 +1100,22 @@ static int zram_writeback_complete(struct zram *zram, struct zram_wb_req *req)
 	clear_slot_flag(zram, index, ZRAM_IDLE);
 	if (test_slot_flag(zram, index, ZRAM_HUGE))
 		atomic64_dec(&zram->stats.huge_pages);
-	atomic64_sub(get_slot_size(zram, index), &zram->stats.compr_data_size);
-	zs_free(zram->mem_pool, get_slot_handle(zram, index));
+	if (zram_in_block(zram, index)) {
+		/*
+		 * A block slot (ZRAM_PP_SLOT kept means it still is one) was
+		 * written decompressed: it leaves its block, whose object
+		 * goes with its last page. With compressed_wb, ZRAM_HUGE
+		 * tells decompress_bdev_page() to take it as it is; like
+		 * any written back huge page, ->huge_pages does not count it.
+		 */
+		zram_block_put(zram, index);
+		if (zram->compressed_wb)
+			set_slot_flag(zram, index, ZRAM_HUGE);
+	} else {
+		atomic64_sub(get_slot_size(zram, index),
+			     &zram->stats.compr_data_size);
+		zs_free(zram->mem_pool, get_slot_handle(zram, index));
+	}
 	set_slot_handle(zram, index, req->blk_idx);
 	set_slot_flag(zram, index, ZRAM_WB);
 
@@ -1086,7 +1252,11 @@ static int zram_writeback_slots(struct zram *zram,
 		 */
 		if (!test_slot_flag(zram, index, ZRAM_PP_SLOT))
 			goto next;
-		if (zram->compressed_wb)
+		/*
+		 * A block slot has no object of its own to write raw: it is
+		 * written decompressed, see zram_writeback_complete().
+		 */
+		if (zram->compressed_wb && !zram_in_block(zram, index))
 			err = read_from_zspool_raw(zram, req->page, index);
 		else
 			err = read_from_zspool(zram, req->page, index);
@@ -1370,7 +1540,7 @@ static int decompress_bdev_page(struct zram *zram, struct page *page, u32 index)
 	zstrm = zcomp_stream_get(zram->comps[prio]);
 	src = kmap_local_page(page);
 	ret = zcomp_decompress(zram->comps[prio], zstrm, src, size,
-			       zstrm->local_copy);
+			       zstrm->local_copy, PAGE_SIZE);
 	if (!ret)
 		copy_page(src, zstrm->local_copy);
 	kunmap_local(src);
@@ -1968,6 +2138,78 @@ static ssize_t debug_stat_show(struct device *dev,
 	return ret;
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+static ssize_t multi_pages_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+	bool val;
+
+	guard(rwsem_read)(&zram->dev_lock);
+	val = zram->multi_pages;
+
+	return sysfs_emit(buf, "%d\n", val);
+}
+
+/* kstrtobool() decides on the first characters: take whole words only */
+static int zram_parse_bool(const char *buf, bool *val)
+{
+	static const char * const words[] = {
+		"0", "1", "n", "y", "no", "yes", "off", "on", "false", "true",
+	};
+	char copy[8], *word;
+	int i;
+
+	if (strscpy(copy, skip_spaces(buf), sizeof(copy)) < 0)
+		return -EINVAL;
+	word = strim(copy);
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcasecmp(word, words[i]))
+			return kstrtobool(word, val);
+	return -EINVAL;
+}
+
+static ssize_t multi_pages_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	bool val;
+
+	if (zram_parse_bool(buf, &val))
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->dev_lock);
+	if (init_done(zram)) {
+		pr_info("Cannot change multi_pages for initialized device\n");
+		return -EBUSY;
+	}
+	zram->multi_pages = val;
+
+	return len;
+}
+
+static ssize_t multi_pages_stat_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+	struct zram_block_stats *bs = &zram->block_stats;
+
+	guard(rwsem_read)(&zram->dev_lock);
+	return sysfs_emit(buf,
+			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			  (u64)atomic64_read(&bs->blocks_stored),
+			  (u64)atomic64_read(&bs->blocks_written),
+			  (u64)atomic64_read(&bs->block_reads),
+			  (u64)atomic64_read(&bs->partial_reads),
+			  (u64)atomic64_read(&bs->partial_writes),
+			  (u64)atomic64_read(&bs->nomem_blocks),
+			  (u64)atomic64_read(&bs->same_blocks),
+			  (u64)atomic64_read(&bs->huge_blocks),
+			  (u64)atomic64_read(&bs->buffered_reads));
+}
+#endif
+
 static void zram_meta_free(struct zram *zram, u64 disksize)
 {
 	size_t num_pages = disksize >> PAGE_SHIFT;
@@ -1983,6 +2225,10 @@ static void zram_meta_free(struct zram *zram, u64 disksize)
 	zs_destroy_pool(zram->mem_pool);
 	vfree(zram->table);
 	zram->table = NULL;
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	vfree(zram->blocks);
+	zram->blocks = NULL;
+#endif
 }
 
 static bool zram_meta_alloc(struct zram *zram, u64 disksize)
@@ -1990,7 +2236,9 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 	size_t num_pages;
 
 	num_pages = disksize >> PAGE_SHIFT;
-	zram->table = vzalloc(array_size(num_pages, sizeof(*zram->table)));
+	/* The size comes from user space: fail quietly if it is too large */
+	zram->table = __vmalloc(array_size(num_pages, sizeof(*zram->table)),
+				GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!zram->table)
 		return false;
 
@@ -2004,10 +2252,53 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 	if (!huge_class_size)
 		huge_class_size = zs_huge_class_size(zram->mem_pool);
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	zram->block_huge_size =
+		min(zs_multi_pages_huge_class_size(zram->mem_pool),
+		    zs_max_alloc_size(zram->mem_pool) + 1);
+	if (zram->multi_pages) {
+		size_t nr_blocks = DIV_ROUND_UP(num_pages, ZRAM_BLOCK_PAGES);
+
+		zram->blocks = __vmalloc(array_size(nr_blocks,
+						    sizeof(*zram->blocks)),
+					 GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+		if (!zram->blocks) {
+			zs_destroy_pool(zram->mem_pool);
+			vfree(zram->table);
+			zram->table = NULL;
+			return false;
+		}
+	}
+#endif
+
 	slot_lock_init(zram);
 
 	return true;
 }
+
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/* Slot @index leaves its block; the last one out frees the object */
+static void zram_block_put(struct zram *zram, u32 index)
+{
+	struct zram_block *blk = zram_block_of(zram, index);
+
+	clear_slot_flag(zram, index, ZRAM_MULTI);
+	blk->live &= ~BIT(index & (ZRAM_BLOCK_PAGES - 1));
+	if (blk->live)
+		return;
+
+	zs_free(zram->mem_pool, blk->handle);
+	atomic64_sub(blk->size, &zram->stats.compr_data_size);
+	atomic64_dec(&zram->block_stats.blocks_stored);
+	blk->handle = 0;
+	blk->size = 0;
+	blk->gen = 0;
+}
+#else
+static void zram_block_put(struct zram *zram, u32 index)
+{
+}
+#endif
 
 static void slot_free(struct zram *zram, u32 index)
 {
@@ -2021,6 +2312,12 @@ static void slot_free(struct zram *zram, u32 index)
 	clear_slot_flag(zram, index, ZRAM_INCOMPRESSIBLE);
 	clear_slot_flag(zram, index, ZRAM_PP_SLOT);
 	set_slot_comp_priority(zram, index, 0);
+
+	/* A block slot has no handle of its own: look before the handle */
+	if (zram_in_block(zram, index)) {
+		zram_block_put(zram, index);
+		goto out;
+	}
 
 	if (test_slot_flag(zram, index, ZRAM_HUGE)) {
 		/*
@@ -2105,7 +2402,8 @@ static int read_compressed_page(struct zram *zram, struct page *page, u32 index)
 	src = zs_obj_read_begin(zram->mem_pool, handle, size,
 				zstrm->local_copy);
 	dst = kmap_local_page(page);
-	ret = zcomp_decompress(zram->comps[prio], zstrm, src, size, dst);
+	ret = zcomp_decompress(zram->comps[prio], zstrm, src, size, dst,
+			       PAGE_SIZE);
 	kunmap_local(dst);
 	zs_obj_read_end(zram->mem_pool, handle, size, src);
 	zcomp_stream_put(zstrm);
@@ -2142,12 +2440,77 @@ static int read_from_zspool_raw(struct zram *zram, struct page *page, u32 index)
 }
 #endif
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * Decompress block @blk into the stream buffer and tag the buffer with the
+ * block object's generation, unless the buffer holds it already (a page of
+ * the same block read just before with this stream: swap readahead, small
+ * folios faulted in one after another, a page cache read). Generations are
+ * never reused, and any other use of the buffer clears its tag, so a tag
+ * that matches means the buffer holds exactly this object's data.
+ * Returns 1 when it was there, 0 when decompressed, or an error.
+ * Block should be locked.
+ */
+static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
+				struct zcomp_strm *zstrm)
+{
+	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
+	void *src;
+	int ret;
+
+	if (blk->gen && zstrm->buffer_tag == blk->gen)
+		return 1;
+	src = zs_obj_read_begin(zram->mem_pool, blk->handle, blk->size,
+				zstrm->local_copy);
+	ret = zcomp_decompress(comp, zstrm, src, blk->size, zstrm->buffer,
+			       ZRAM_BLOCK_SIZE);
+	zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
+	if (!ret)
+		zstrm->buffer_tag = blk->gen;
+	return ret;
+}
+
+/*
+ * A partial read of a stored block: decompress the block into the stream
+ * buffer, if not there yet, and copy slot @index's page out into @page.
+ * Slot (block) should be locked.
+ */
+static int read_block_page(struct zram *zram, struct page *page, u32 index)
+{
+	struct zram_block *blk = zram_block_of(zram, index);
+	struct zcomp_strm *zstrm;
+	int ret;
+
+	atomic64_inc(&zram->block_stats.partial_reads);
+	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
+	ret = zram_block_to_buffer(zram, blk, zstrm);
+	if (ret > 0) {
+		atomic64_inc(&zram->block_stats.buffered_reads);
+		ret = 0;
+	}
+	if (!ret)
+		memcpy_to_page(page, 0, zstrm->buffer +
+			       (index & (ZRAM_BLOCK_PAGES - 1)) * PAGE_SIZE,
+			       PAGE_SIZE);
+	zcomp_stream_put(zstrm);
+	return ret;
+}
+#else
+static int read_block_page(struct zram *zram, struct page *page, u32 index)
+{
+	return -EIO;
+}
+#endif
+
 /*
  * Reads (decompresses if needed) a page from zspool (zsmalloc).
  * Corresponding ZRAM slot should be locked.
  */
 static int read_from_zspool(struct zram *zram, struct page *page, u32 index)
 {
+	if (zram_in_block(zram, index))
+		return read_block_page(zram, page, index);
+
 	if (test_slot_flag(zram, index, ZRAM_SAME) ||
 	    !get_slot_handle(zram, index))
 		return read_same_filled_page(zram, page, index);
@@ -2213,11 +2576,21 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
 	return zram_read_page(zram, bvec->bv_page, index, bio);
 }
 
+/* Free slot @index for its new data. Slot should be locked. */
+static void slot_free_for_write(struct zram *zram, u32 index)
+{
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	if (zram_in_block(zram, index))
+		atomic64_inc(&zram->block_stats.partial_writes);
+#endif
+	slot_free(zram, index);
+}
+
 static int write_same_filled_page(struct zram *zram, unsigned long fill,
 				  u32 index)
 {
 	slot_lock(zram, index);
-	slot_free(zram, index);
+	slot_free_for_write(zram, index);
 	set_slot_flag(zram, index, ZRAM_SAME);
 	set_slot_handle(zram, index, fill);
 	slot_unlock(zram, index);
@@ -2255,7 +2628,7 @@ static int write_incompressible_page(struct zram *zram, struct page *page,
 	kunmap_local(src);
 
 	slot_lock(zram, index);
-	slot_free(zram, index);
+	slot_free_for_write(zram, index);
 	set_slot_flag(zram, index, ZRAM_HUGE);
 	set_slot_handle(zram, index, handle);
 	set_slot_size(zram, index, PAGE_SIZE);
@@ -2288,7 +2661,7 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index)
 	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
 	mem = kmap_local_page(page);
 	ret = zcomp_compress(zram->comps[ZRAM_PRIMARY_COMP], zstrm,
-			     mem, &comp_len);
+			     mem, PAGE_SIZE, &comp_len);
 	kunmap_local(mem);
 
 	if (unlikely(ret)) {
@@ -2320,7 +2693,7 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index)
 	zcomp_stream_put(zstrm);
 
 	slot_lock(zram, index);
-	slot_free(zram, index);
+	slot_free_for_write(zram, index);
 	set_slot_handle(zram, index, handle);
 	set_slot_size(zram, index, comp_len);
 	slot_unlock(zram, index);
@@ -2361,6 +2734,248 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bvec,
 	return zram_write_page(zram, bvec->bv_page, index);
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * The part of @bio at @iter that a block read or write can take as a
+ * whole: a block-aligned slot range covered by one segment of one large
+ * folio (small folios that happen to be contiguous keep the page path).
+ * Returns its first page, or NULL.
+ */
+static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
+				   struct bvec_iter iter)
+{
+	struct folio *folio;
+	struct page *page;
+	struct bio_vec bv;
+
+	if (!zram_multi_pages(zram) ||
+	    !IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT))
+		return NULL;
+	bv = mp_bvec_iter_bvec(bio->bi_io_vec, iter);
+	if (bv.bv_len < ZRAM_BLOCK_SIZE || offset_in_page(bv.bv_offset))
+		return NULL;
+	page = bv.bv_page + (bv.bv_offset >> PAGE_SHIFT);
+	folio = page_folio(page);
+	if (folio_page_idx(folio, page) + ZRAM_BLOCK_PAGES >
+	    folio_nr_pages(folio))
+		return NULL;
+	return page;
+}
+
+static bool zram_block_same_filled(void *mem, unsigned long *element)
+{
+	unsigned int i;
+
+	if (!page_same_filled(mem, element))
+		return false;
+	for (i = 1; i < ZRAM_BLOCK_PAGES; i++) {
+		unsigned long other;
+
+		if (!page_same_filled(mem + i * PAGE_SIZE, &other) ||
+		    other != *element)
+			return false;
+	}
+	return true;
+}
+
+static int zram_write_block_as_pages(struct zram *zram, struct page *page,
+				     u32 index)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
+		ret = zram_write_page(zram, page + i, index + i);
+		if (ret)
+			return ret;
+		slot_lock(zram, index + i);
+		mark_slot_accessed(zram, index + i);
+		slot_unlock(zram, index + i);
+	}
+	return 0;
+}
+
+/*
+ * Store the ZRAM_BLOCK_PAGES pages from @page (of one folio, not highmem:
+ * see the Kconfig dependency) at slots @index.. as one compressed object,
+ * or page by page where a block object does not pay or cannot be had.
+ */
+static int zram_write_block(struct zram *zram, struct page *page, u32 index)
+{
+	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
+	struct zram_block_stats *bs = &zram->block_stats;
+	void *src = page_address(page);
+	struct zcomp_strm *zstrm;
+	unsigned int comp_len, i;
+	unsigned long element;
+	struct zram_block *blk;
+	unsigned long handle;
+	int ret;
+
+	if (zram_block_same_filled(src, &element)) {
+		atomic64_inc(&bs->same_blocks);
+		return zram_write_block_as_pages(zram, page, index);
+	}
+
+	zstrm = zcomp_stream_get(comp);
+	ret = zcomp_compress(comp, zstrm, src, ZRAM_BLOCK_SIZE, &comp_len);
+	if (unlikely(ret)) {
+		zcomp_stream_put(zstrm);
+		pr_err("Compression failed! err=%d\n", ret);
+		return ret;
+	}
+
+	if (comp_len >= zram->block_huge_size) {
+		zcomp_stream_put(zstrm);
+		atomic64_inc(&bs->huge_blocks);
+		return zram_write_block_as_pages(zram, page, index);
+	}
+
+	handle = zs_malloc(zram->mem_pool, comp_len,
+			   GFP_NOIO | __GFP_NOWARN |
+			   __GFP_HIGHMEM | __GFP_MOVABLE, page_to_nid(page));
+	if (IS_ERR_VALUE(handle)) {
+		zcomp_stream_put(zstrm);
+		/* pages need smaller objects: they may still fit */
+		atomic64_inc(&bs->nomem_blocks);
+		return zram_write_block_as_pages(zram, page, index);
+	}
+
+	if (!zram_can_store_page(zram)) {
+		zcomp_stream_put(zstrm);
+		zs_free(zram->mem_pool, handle);
+		return -ENOMEM;
+	}
+
+	zs_obj_write(zram->mem_pool, handle, zstrm->buffer, comp_len);
+	zcomp_stream_put(zstrm);
+
+	slot_lock(zram, index);
+	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+		slot_free(zram, index + i);
+	blk = zram_block_of(zram, index);
+	blk->handle = handle;
+	blk->size = comp_len;
+	blk->live = BIT(ZRAM_BLOCK_PAGES) - 1;
+	blk->gen = atomic64_inc_return(&zram->block_gen);
+	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
+		set_slot_flag(zram, index + i, ZRAM_MULTI);
+		mark_slot_accessed(zram, index + i);
+	}
+	slot_unlock(zram, index);
+
+	atomic64_add(ZRAM_BLOCK_PAGES, &zram->stats.pages_stored);
+	atomic64_add(comp_len, &zram->stats.compr_data_size);
+	atomic64_inc(&bs->blocks_stored);
+	atomic64_inc(&bs->blocks_written);
+	return 0;
+}
+
+/*
+ * Copy a block decompressed into the stream buffer out to the segments of
+ * @bio from @iter on, however many: the small folios of a swap-in or of a
+ * page cache read, or large folios not aligned to the block.
+ */
+static void zram_copy_block_to_bio(const void *src, struct bio *bio,
+				   struct bvec_iter iter)
+{
+	unsigned int done = 0;
+	struct bio_vec bv;
+
+	while (done < ZRAM_BLOCK_SIZE) {
+		bv = bio_iter_iovec(bio, iter);
+		bv.bv_len = min_t(u32, bv.bv_len, ZRAM_BLOCK_SIZE - done);
+		memcpy_to_bvec(&bv, src + done);
+		flush_dcache_page(bv.bv_page);
+		done += bv.bv_len;
+		bio_advance_iter_single(bio, &iter, bv.bv_len);
+	}
+}
+
+/*
+ * Read the whole stored block that @bio covers from @iter on (a
+ * block-aligned slot @index, at least a block left) with one decompression:
+ * straight into the pages when one large folio holds the block, else into
+ * the stream buffer and copied out. -EAGAIN: the slots do not hold one
+ * block object (any more): read them page by page.
+ */
+static int zram_read_block(struct zram *zram, struct bio *bio,
+			   struct bvec_iter iter, u32 index)
+{
+	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
+	struct page *page = zram_bio_block(zram, bio, iter);
+	struct zcomp_strm *zstrm;
+	struct zram_block *blk;
+	int ret = -EAGAIN;
+	unsigned int i;
+	void *src;
+
+	slot_lock(zram, index);
+	blk = zram_block_of(zram, index);
+	if (blk->live != BIT(ZRAM_BLOCK_PAGES) - 1)
+		goto out;
+
+	zstrm = zcomp_stream_get(comp);
+	if (page) {
+		src = zs_obj_read_begin(zram->mem_pool, blk->handle, blk->size,
+					zstrm->local_copy);
+		ret = zcomp_decompress(comp, zstrm, src, blk->size,
+				       page_address(page), ZRAM_BLOCK_SIZE);
+		zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
+		if (!ret) {
+			for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+				flush_dcache_page(page + i);
+		}
+	} else {
+		ret = zram_block_to_buffer(zram, blk, zstrm);
+		if (ret >= 0) {
+			zram_copy_block_to_bio(zstrm->buffer, bio, iter);
+			ret = 0;
+		}
+	}
+	zcomp_stream_put(zstrm);
+
+	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+		mark_slot_accessed(zram, index + i);
+out:
+	slot_unlock(zram, index);
+	if (!ret)
+		atomic64_inc(&zram->block_stats.block_reads);
+	return ret;
+}
+
+/* A read of @bio from @iter on that may take a whole block at once */
+static bool zram_bio_reads_block(struct zram *zram, struct bio *bio,
+				 struct bvec_iter iter)
+{
+	return zram_multi_pages(zram) && iter.bi_size >= ZRAM_BLOCK_SIZE &&
+	       IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT);
+}
+#else
+static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
+				   struct bvec_iter iter)
+{
+	return NULL;
+}
+
+static bool zram_bio_reads_block(struct zram *zram, struct bio *bio,
+				 struct bvec_iter iter)
+{
+	return false;
+}
+
+static int zram_write_block(struct zram *zram, struct page *page, u32 index)
+{
+	return -EOPNOTSUPP;
+}
+
+static int zram_read_block(struct zram *zram, struct bio *bio,
+			   struct bvec_iter iter, u32 index)
+{
+	return -EAGAIN;
+}
+#endif
+
 #ifdef CONFIG_ZRAM_MULTI_COMP
 #define RECOMPRESS_IDLE		(1 << 0)
 #define RECOMPRESS_HUGE		(1 << 1)
@@ -2398,9 +3013,15 @@ static void scan_slots_for_recompress(struct zram *zram, u32 mode, u32 prio,
 		    !test_slot_flag(zram, index, ZRAM_HUGE))
 			goto next;
 
+		/*
+		 * Pages of a multi-page block are not recompressed: the
+		 * object holds the whole block, which a page at a time
+		 * cannot replace.
+		 */
 		if (test_slot_flag(zram, index, ZRAM_WB) ||
 		    test_slot_flag(zram, index, ZRAM_SAME) ||
-		    test_slot_flag(zram, index, ZRAM_INCOMPRESSIBLE))
+		    test_slot_flag(zram, index, ZRAM_INCOMPRESSIBLE) ||
+		    zram_in_block(zram, index))
 			goto next;
 
 		/* Already compressed with same or higher priority */
@@ -2459,7 +3080,8 @@ static int recompress_slot(struct zram *zram, u32 index, struct page *page,
 
 	zstrm = zcomp_stream_get(zram->comps[prio]);
 	src = kmap_local_page(page);
-	ret = zcomp_compress(zram->comps[prio], zstrm, src, &comp_len_new);
+	ret = zcomp_compress(zram->comps[prio], zstrm, src, PAGE_SIZE,
+			     &comp_len_new);
 	kunmap_local(src);
 
 	/*
@@ -2719,8 +3341,24 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		u32 index = iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
 		u32 offset = (iter.bi_sector & (SECTORS_PER_PAGE - 1)) <<
 				SECTOR_SHIFT;
-		struct bio_vec bv = bio_iter_iovec(bio, iter);
+		struct bio_vec bv;
+		int ret;
 
+		if (zram_bio_reads_block(zram, bio, iter)) {
+			ret = zram_read_block(zram, bio, iter, index);
+			if (ret != -EAGAIN) {
+				if (ret < 0) {
+					atomic64_inc(&zram->stats.failed_reads);
+					bio->bi_status = BLK_STS_IOERR;
+					break;
+				}
+				/* the block may span several segments */
+				bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
+				continue;
+			}
+		}
+
+		bv = bio_iter_iovec(bio, iter);
 		bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - offset);
 
 		if (zram_bvec_read(zram, &bv, index, offset, bio) < 0) {
@@ -2750,8 +3388,20 @@ static void zram_bio_write(struct zram *zram, struct bio *bio)
 		u32 index = iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
 		u32 offset = (iter.bi_sector & (SECTORS_PER_PAGE - 1)) <<
 				SECTOR_SHIFT;
-		struct bio_vec bv = bio_iter_iovec(bio, iter);
+		struct page *block = zram_bio_block(zram, bio, iter);
+		struct bio_vec bv;
 
+		if (block) {
+			if (zram_write_block(zram, block, index) < 0) {
+				atomic64_inc(&zram->stats.failed_writes);
+				bio->bi_status = BLK_STS_IOERR;
+				break;
+			}
+			bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
+			continue;
+		}
+
+		bv = bio_iter_iovec(bio, iter);
 		bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - offset);
 
 		if (zram_bvec_write(zram, &bv, index, offset) < 0) {
@@ -2803,13 +3453,36 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	zram = bdev->bd_disk->private_data;
 
 	atomic64_inc(&zram->stats.notify_free);
-	if (!slot_trylock(zram, index)) {
+	if (slot_trylock(zram, index)) {
+		slot_free(zram, index);
+		slot_unlock(zram, index);
+		return;
+	}
+
+	if (!zram_multi_pages(zram)) {
 		atomic64_inc(&zram->stats.miss_free);
 		return;
 	}
 
-	slot_free(zram, index);
-	slot_unlock(zram, index);
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/*
+	 * Called under the swap cluster spinlock: the block lock, held by a
+	 * reader or writer of any slot of the block (maybe across a block
+	 * decompression), cannot be waited for. A missed free would keep the
+	 * page, and in a block the whole block object, until the slot is
+	 * written again: record it in the block's pending mask instead, in
+	 * zram_block, never in the slot's own flags word, which the lock
+	 * holder updates non-atomically. The holder does it when unlocking,
+	 * or, if it already looked, the trylock below or the lock's next
+	 * holder does (see slot_unlock() for the barrier pairing).
+	 */
+	set_bit(index & (ZRAM_BLOCK_PAGES - 1),
+		&zram_block_of(zram, index)->pending);
+	/* Pairs with clear_and_wake_up_bit()'s barrier in slot_unlock() */
+	smp_mb__after_atomic();
+	if (slot_trylock(zram, index))
+		slot_unlock(zram, index);
+#endif
 }
 
 static void zram_comp_params_reset(struct zram *zram)
@@ -2855,6 +3528,9 @@ static void zram_reset_device(struct zram *zram)
 	zram->disksize = 0;
 	zram_destroy_comps(zram);
 	memset(&zram->stats, 0, sizeof(zram->stats));
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	memset(&zram->block_stats, 0, sizeof(zram->block_stats));
+#endif
 	reset_bdev(zram);
 }
 
@@ -2867,8 +3543,9 @@ static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 	int err;
 	u32 prio;
 
-	disksize = memparse(buf, NULL);
-	if (!disksize)
+	/* Slots are indexed by u32, and PAGE_ALIGN() must not wrap */
+	if (zram_parse_size(buf, &disksize) || !disksize ||
+	    disksize > ((u64)U32_MAX << PAGE_SHIFT))
 		return -EINVAL;
 
 	guard(rwsem_write)(&zram->dev_lock);
@@ -2885,6 +3562,11 @@ static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 		if (!zram->comp_algs[prio])
 			continue;
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+		/* recompression works on single pages only */
+		zram->params[prio].block_size = zram->multi_pages &&
+			prio == ZRAM_PRIMARY_COMP ? ZRAM_BLOCK_SIZE : PAGE_SIZE;
+#endif
 		comp = zcomp_create(zram->comp_algs[prio],
 				    &zram->params[prio]);
 		if (IS_ERR(comp)) {
@@ -2991,6 +3673,10 @@ static DEVICE_ATTR_RW(recomp_algorithm);
 static DEVICE_ATTR_WO(recompress);
 #endif
 static DEVICE_ATTR_WO(algorithm_params);
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+static DEVICE_ATTR_RW(multi_pages);
+static DEVICE_ATTR_RO(multi_pages_stat);
+#endif
 
 static struct attribute *zram_disk_attrs[] = {
 	&dev_attr_disksize.attr,
@@ -3018,6 +3704,10 @@ static struct attribute *zram_disk_attrs[] = {
 	&dev_attr_recompress.attr,
 #endif
 	&dev_attr_algorithm_params.attr,
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	&dev_attr_multi_pages.attr,
+	&dev_attr_multi_pages_stat.attr,
+#endif
 	NULL,
 };
 
@@ -3089,6 +3779,9 @@ static int zram_add(void)
 	snprintf(zram->disk->disk_name, 16, "zram%d", device_id);
 	zram_comp_params_reset(zram);
 	comp_algorithm_set(zram, ZRAM_PRIMARY_COMP, default_compressor);
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	zram->multi_pages = true;
+#endif
 
 	/* Actual capacity set using sysfs (/sys/block/zram<id>/disksize */
 	set_capacity(zram->disk, 0);
@@ -3248,6 +3941,10 @@ static int __init zram_init(void)
 	int ret;
 
 	BUILD_BUG_ON(__NR_ZRAM_PAGEFLAGS > sizeof(zram_te.attr.flags) * 8);
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/* zram_block's live and pending masks hold a bit per slot */
+	BUILD_BUG_ON(ZRAM_BLOCK_PAGES > 32);
+#endif
 
 	ret = cpuhp_setup_state_multi(CPUHP_ZCOMP_PREPARE, "block/zram:prepare",
 				      zcomp_cpu_up_prepare, zcomp_cpu_dead);

@@ -29,6 +29,19 @@
 	(1 << (ZRAM_LOGICAL_BLOCK_SHIFT - SECTOR_SHIFT))
 
 /*
+ * With CONFIG_ZRAM_MULTI_PAGES, a device may store each aligned block of
+ * ZRAM_BLOCK_PAGES pages that a large folio writes at once as one
+ * compressed object (see "Multi-page blocks" in zram_drv.c).
+ */
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+#define ZRAM_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#else
+#define ZRAM_BLOCK_ORDER	0
+#endif
+#define ZRAM_BLOCK_PAGES	BIT(ZRAM_BLOCK_ORDER)
+#define ZRAM_BLOCK_SIZE		(PAGE_SIZE << ZRAM_BLOCK_ORDER)
+
+/*
  * ZRAM is mainly used for memory efficiency so we want to keep memory
  * footprint small and thus squeeze size and zram pageflags into a flags
  * member. The lower ZRAM_FLAG_SHIFT bits is for object size (excluding
@@ -51,6 +64,9 @@ enum zram_pageflags {
 	ZRAM_HUGE,	/* Incompressible page */
 	ZRAM_IDLE,	/* not accessed page since last idle marking */
 	ZRAM_INCOMPRESSIBLE, /* none of the algorithms could compress it */
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	ZRAM_MULTI,	/* page is part of a multi-page block object */
+#endif
 
 	ZRAM_COMP_PRIORITY_BIT1, /* First bit of comp priority index */
 	ZRAM_COMP_PRIORITY_BIT2, /* Second bit of comp priority index */
@@ -69,6 +85,33 @@ enum zram_pageflags {
 #define ZRAM_ENTRY_LOCK_BIT  (ZRAM_ENTRY_LOCK + 32)
 #else
 #define ZRAM_ENTRY_LOCK_BIT  ZRAM_ENTRY_LOCK
+#endif
+
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * One per aligned block of ZRAM_BLOCK_PAGES slots. All but @pending are
+ * under the block's lock (the slot lock of its first slot); @pending is
+ * only changed with atomic bit operations (see zram_slot_free_notify()).
+ */
+struct zram_block {
+	unsigned long handle;	/* zsmalloc object of the whole block */
+	unsigned int size;	/* its compressed size */
+	unsigned int live;	/* bit i: slot i still holds its page */
+	unsigned long pending;	/* bit i: slot i was freed by swap, to do */
+	u64 gen;		/* this object's number in zram->block_gen */
+};
+
+struct zram_block_stats {
+	atomic64_t blocks_stored;	/* block objects held now */
+	atomic64_t blocks_written;	/* blocks compressed as one object */
+	atomic64_t block_reads;		/* whole blocks read, one decompression */
+	atomic64_t partial_reads;	/* pages read out of a block object */
+	atomic64_t buffered_reads;	/* of those, without a decompression */
+	atomic64_t partial_writes;	/* pages overwritten in a block */
+	atomic64_t nomem_blocks;	/* blocks stored as pages: no memory */
+	atomic64_t same_blocks;		/* same-filled blocks, stored as pages */
+	atomic64_t huge_blocks;		/* incompressible blocks, as pages */
+};
 #endif
 
 /*
@@ -155,6 +198,16 @@ struct zram {
 #endif
 #ifdef CONFIG_ZRAM_MEMORY_TRACKING
 	struct dentry *debugfs_dir;
+#endif
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/* store large folios in blocks; set before disksize */
+	bool multi_pages;
+	/* blocks compressing to this size or more are stored as pages */
+	size_t block_huge_size;
+	struct zram_block *blocks;
+	/* numbers the block objects stored, so a stream buffer can tell them */
+	atomic64_t block_gen;
+	struct zram_block_stats block_stats;
 #endif
 };
 #endif
