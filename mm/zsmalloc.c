@@ -154,8 +154,7 @@
  * pool keeps a partly used zspage per class, and those cost more. The
  * chain is also capped at ZS_MULTI_PAGES_CHAIN_LIMIT pages, which bounds
  * the zpdesc arrays alloc_zspage() and replace_sub_page() keep on the
- * stack; only ZSMALLOC_MULTI_PAGES_ORDER > 2 with ZSMALLOC_CHAIN_SIZE > 8
- * reaches it.
+ * stack; up to ZSMALLOC_MULTI_PAGES_ORDER 2 the cap is never reached.
  */
 #define ZS_MULTI_PAGES_CHAIN_LIMIT	32
 #define ZS_MULTI_PAGES_MAX_CHAIN	MIN(ZS_MULTI_PAGES_CHAIN_LIMIT, \
@@ -1144,8 +1143,8 @@ EXPORT_SYMBOL_GPL(zs_get_total_pages);
  * into @zpdesc (@off may be PAGE_SIZE, when only the handle is in @zpdesc)
  * and runs on through the following pages of its zspage.
  */
-static void zs_obj_copy(struct zpdesc *zpdesc, unsigned long off, void *buf,
-			size_t len, bool to_obj)
+static void obj_copy_pages(struct zpdesc *zpdesc, unsigned long off,
+			   void *buf, size_t len, bool to_obj)
 {
 	while (len) {
 		size_t chunk;
@@ -1187,7 +1186,7 @@ static void zs_obj_copy(struct zpdesc *zpdesc, unsigned long off, void *buf,
  * between, but page migration and compaction of the object's zspage fail
  * meanwhile.
  *
- * Context: Any context.
+ * Context: Process context.
  *
  * Return: the object's data, valid until zs_obj_read_end().
  */
@@ -1224,7 +1223,7 @@ void *zs_obj_read_begin(struct zs_pool *pool, unsigned long handle,
 	} else {
 		/* this object spans two or more pages */
 		addr = local_copy;
-		zs_obj_copy(zpdesc, off, addr, mem_len, false);
+		obj_copy_pages(zpdesc, off, addr, mem_len, false);
 	}
 
 	return addr;
@@ -1238,7 +1237,7 @@ EXPORT_SYMBOL_GPL(zs_obj_read_begin);
  * @mem_len: the @mem_len given to zs_obj_read_begin()
  * @handle_mem: the pointer zs_obj_read_begin() returned
  *
- * Context: Any context.
+ * Context: The context of zs_obj_read_begin().
  */
 void zs_obj_read_end(struct zs_pool *pool, unsigned long handle,
 		     size_t mem_len, void *handle_mem)
@@ -1276,7 +1275,8 @@ EXPORT_SYMBOL_GPL(zs_obj_read_end);
  *           allocated with
  *
  * Initializes @sg with one entry for each page the first @mem_len bytes of
- * the object occupy (the first entry may be empty). That takes up to
+ * the object occupy (the first entry is empty when the object's handle ends
+ * its first page). That takes up to
  * 1 + DIV_ROUND_UP(@mem_len, PAGE_SIZE) entries: two for an object of up to
  * PAGE_SIZE, five for a 16 KiB multi-page object. @sg must have room for
  * them.
@@ -1285,7 +1285,7 @@ EXPORT_SYMBOL_GPL(zs_obj_read_end);
  * in between, but page migration and compaction of the object's zspage fail
  * meanwhile.
  *
- * Context: Any context.
+ * Context: Process context.
  */
 void zs_obj_read_sg_begin(struct zs_pool *pool, unsigned long handle,
 			  struct scatterlist *sg, size_t mem_len)
@@ -1334,7 +1334,7 @@ EXPORT_SYMBOL_GPL(zs_obj_read_sg_begin);
  * @pool: zsmalloc pool the object was allocated from
  * @handle: handle of the object
  *
- * Context: Any context.
+ * Context: The context of zs_obj_read_sg_begin().
  */
 void zs_obj_read_sg_end(struct zs_pool *pool, unsigned long handle)
 {
@@ -1362,7 +1362,7 @@ EXPORT_SYMBOL_GPL(zs_obj_read_sg_end);
  * Copies @mem_len bytes from @handle_mem to the start of the object, page
  * by page if it spans pages.
  *
- * Context: Any context.
+ * Context: Process context.
  */
 void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 		  void *handle_mem, size_t mem_len)
@@ -1397,7 +1397,7 @@ void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 		kunmap_local(dst);
 	} else {
 		/* this object spans two or more pages */
-		zs_obj_copy(zpdesc, off, handle_mem, mem_len, true);
+		obj_copy_pages(zpdesc, off, handle_mem, mem_len, true);
 	}
 
 	zspage_read_unlock(zspage);

@@ -1,0 +1,1110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the zsmalloc allocator.
+ *
+ * The exported zsmalloc API is used, and two helpers zsmalloc exports for
+ * this suite only: zs_test_object_pages(), the pages an object occupies, and
+ * zs_test_migrate_page(), which moves one page of a zspage the way the
+ * migration core does. The size class layout is discovered through
+ * zs_lookup_class_index() and zs_huge_class_size(); the only zsmalloc
+ * internals mirrored here are the inline handle size and the zspage chain
+ * size computation, both needed to predict the page usage.
+ *
+ * The largest supported object size is only ever obtained from
+ * zs_test_max_size(), so that objects larger than a page (multi-page
+ * classes) are covered wherever the pool has them.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/jhash.h>
+#include <linux/limits.h>
+#include <linux/log2.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/numa.h>
+#include <linux/prandom.h>
+#include <linux/scatterlist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/zsmalloc.h>
+
+/* Non-huge objects carry their handle in front of the data (ZS_HANDLE_SIZE) */
+#define ZS_TEST_HANDLE_SIZE	sizeof(unsigned long)
+/* Class sizes are multiples of ZS_ALIGN */
+#define ZS_TEST_ALIGN		8
+
+#define ZS_TEST_GFP		(GFP_KERNEL | __GFP_HIGHMEM | __GFP_MOVABLE)
+
+/* Salts keeping the patterns of the different writers apart */
+#define ZS_TEST_SALT_WO		0x574f574fU
+#define ZS_TEST_SALT_RW		0x52575257U
+#define ZS_TEST_SALT_CHURN	0x43485552U
+
+#define ZS_TEST_CHURN_SEED	0x7a736d616c6c6f63ULL
+#define ZS_TEST_CHURN_SLOTS	4096
+#define ZS_TEST_CHURN_OPS	200000
+#define ZS_TEST_CHURN_COMPACT	32768
+
+/* zspages filled per class by the compaction test */
+#define ZS_TEST_COMPACT_ZSPAGES	16
+
+/* Bytes past the largest object in the read buffer, checked untouched */
+#define ZS_TEST_GUARD		64
+#define ZS_TEST_POISON		0x5a
+
+struct zs_test_class {
+	unsigned int index;	/* zs_lookup_class_index() of the class */
+	size_t first;		/* smallest object size served by the class */
+	size_t last;		/* largest object size served by the class */
+	size_t size;		/* bytes one object occupies in a zspage */
+	bool huge;		/* one object per zspage, no inline handle */
+	unsigned int pages_per_zspage;
+	unsigned int objs_per_zspage;
+};
+
+struct zs_test_ctx {
+	struct zs_pool *pool;
+	size_t max;		/* zs_test_max_size() */
+	size_t huge;		/* zs_huge_class_size() */
+	struct zs_test_class *classes;
+	unsigned int nr_classes;
+	u8 *wbuf;		/* zs_obj_write() source, max bytes */
+	u8 *rbuf;		/* zs_obj_read_begin() copy, max + guard */
+};
+
+struct zs_test_obj {
+	unsigned long handle;	/* 0 while the slot is unused */
+	size_t size;
+	u32 seed;
+};
+
+/* A kvmalloc()ed object array whose objects are freed at test exit */
+struct zs_test_set {
+	struct zs_pool *pool;
+	struct zs_test_obj *objs;
+	unsigned int nr;
+};
+
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
+#define ZS_TEST_MULTI_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#else
+#define ZS_TEST_MULTI_ORDER	0
+#endif
+/* ZS_MULTI_PAGES_CHAIN_LIMIT: the longest multi-page zspage chain */
+#define ZS_TEST_MULTI_CHAIN_LIMIT	32
+/* Most pages an object touches: a block starting late in a page */
+#define ZS_TEST_MAX_OBJ_PAGES	((1 << ZS_TEST_MULTI_ORDER) + 1)
+
+/* Largest object zs_malloc() accepts */
+static size_t zs_test_max_size(struct zs_pool *pool)
+{
+	return zs_max_alloc_size(pool);
+}
+
+/* Longest zspage chain for objects of @class_size */
+static unsigned int zs_test_max_chain(size_t class_size)
+{
+	if (class_size > PAGE_SIZE)
+		return min((CONFIG_ZSMALLOC_CHAIN_SIZE << ZS_TEST_MULTI_ORDER) / 2,
+			   ZS_TEST_MULTI_CHAIN_LIMIT);
+	return CONFIG_ZSMALLOC_CHAIN_SIZE;
+}
+
+/*
+ * Mirror of calculate_zspage_chain_size() in mm/zsmalloc.c: a zspage is made
+ * of the number of pages, at most zs_test_max_chain(), that leaves the
+ * smallest unused tail for @class_size; power of two sizes up to a page use
+ * one page.
+ */
+static unsigned int zs_test_pages_per_zspage(size_t class_size)
+{
+	unsigned int i, best = 1;
+	size_t waste, min_waste = SIZE_MAX;
+
+	if (is_power_of_2(class_size) && class_size <= PAGE_SIZE)
+		return 1;
+
+	for (i = DIV_ROUND_UP(class_size, PAGE_SIZE);
+	     i <= zs_test_max_chain(class_size); i++) {
+		waste = (i * PAGE_SIZE) % class_size;
+		if (waste < min_waste) {
+			min_waste = waste;
+			best = i;
+		}
+	}
+
+	return best;
+}
+
+static bool zs_test_handle_ok(unsigned long handle)
+{
+	/* zs_malloc() returns ERR_PTR() values on failure */
+	return handle && !IS_ERR_VALUE(handle);
+}
+
+static u32 zs_test_seed(size_t size, unsigned int idx, u32 salt)
+{
+	return jhash_3words((u32)size, idx, salt, 0);
+}
+
+static inline u8 zs_test_pattern(u32 seed, size_t i)
+{
+	u32 x = seed + (u32)i * 0x9e3779b1U;
+
+	return x ^ (x >> 11) ^ (x >> 24);
+}
+
+static void zs_test_fill(u8 *buf, size_t len, u32 seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = zs_test_pattern(seed, i);
+}
+
+/* Returns the offset of the first byte not matching the pattern, or @len */
+static size_t zs_test_check(const u8 *buf, size_t len, u32 seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] != zs_test_pattern(seed, i))
+			break;
+
+	return i;
+}
+
+/*
+ * zs_free() hands a zspage over to a workqueue when it cannot lock its pages
+ * (e.g. while they are being migrated). Give such deferred frees some time
+ * to complete before reading the page count.
+ */
+static unsigned long zs_test_total_pages(struct zs_pool *pool,
+					 unsigned long expected)
+{
+	unsigned long pages = zs_get_total_pages(pool);
+	int tries = 50;
+
+	while (pages > expected && tries--) {
+		msleep(20);
+		pages = zs_get_total_pages(pool);
+	}
+
+	return pages;
+}
+
+static long zs_test_pages_compacted(struct zs_pool *pool)
+{
+	struct zs_pool_stats stats;
+
+	zs_pool_stats(pool, &stats);
+	return atomic_long_read(&stats.pages_compacted);
+}
+
+static long zs_test_objs_moved(struct zs_pool *pool)
+{
+	struct zs_pool_stats stats;
+
+	zs_pool_stats(pool, &stats);
+	return atomic_long_read(&stats.objs_moved);
+}
+
+static const struct zs_test_class *zs_test_class_of(struct zs_test_ctx *ctx,
+						    size_t size)
+{
+	unsigned int lo = 0, hi = ctx->nr_classes - 1;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (ctx->classes[mid].last < size)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+
+	return &ctx->classes[lo];
+}
+
+/* Store the pattern of @seed with zs_obj_write() */
+static void zs_test_obj_write(struct zs_test_ctx *ctx, struct zs_test_obj *obj,
+			      u32 seed)
+{
+	zs_test_fill(ctx->wbuf, obj->size, seed);
+	zs_obj_write(ctx->pool, obj->handle, ctx->wbuf, obj->size);
+	obj->seed = seed;
+}
+
+static void zs_test_obj_alloc(struct kunit *test, struct zs_test_ctx *ctx,
+			      struct zs_test_obj *obj, size_t size, u32 seed)
+{
+	unsigned long handle = zs_malloc(ctx->pool, size, ZS_TEST_GFP,
+					 NUMA_NO_NODE);
+
+	KUNIT_ASSERT_TRUE_MSG(test, zs_test_handle_ok(handle),
+			      "zs_malloc(%zu) failed: %ld", size, (long)handle);
+	obj->handle = handle;
+	obj->size = size;
+	zs_test_obj_write(ctx, obj, seed);
+}
+
+/*
+ * Read with zs_obj_read_begin() and verify every byte; returns whether the
+ * object was read through the copy buffer rather than mapped.
+ */
+static bool zs_test_obj_verify(struct kunit *test, struct zs_test_ctx *ctx,
+			       const struct zs_test_obj *obj)
+{
+	const u8 *buf = zs_obj_read_begin(ctx->pool, obj->handle, obj->size,
+					  ctx->rbuf);
+	size_t bad = zs_test_check(buf, obj->size, obj->seed);
+
+	zs_obj_read_end(ctx->pool, obj->handle, obj->size, (void *)buf);
+	KUNIT_ASSERT_EQ_MSG(test, bad, obj->size,
+			    "%zu byte object corrupted at offset %zu",
+			    obj->size, bad);
+	return buf == ctx->rbuf;
+}
+
+/* Verify every byte and replace the pattern by @seed's */
+static void zs_test_obj_rewrite(struct kunit *test, struct zs_test_ctx *ctx,
+				struct zs_test_obj *obj, u32 seed)
+{
+	zs_test_obj_verify(test, ctx, obj);
+	zs_test_obj_write(ctx, obj, seed);
+}
+
+static void zs_test_obj_free(struct zs_pool *pool, struct zs_test_obj *obj)
+{
+	zs_free(pool, obj->handle);
+	obj->handle = 0;
+}
+
+static void zs_test_set_release(void *data)
+{
+	struct zs_test_set *set = data;
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->objs[i].handle)
+			zs_test_obj_free(set->pool, &set->objs[i]);
+	kvfree(set->objs);
+	kfree(set);
+}
+
+static struct zs_test_set *zs_test_set_create(struct kunit *test,
+					      unsigned int nr)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	struct zs_test_obj *objs;
+	struct zs_test_set *set;
+	int ret;
+
+	objs = kvcalloc(nr, sizeof(*objs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, objs);
+	set = kzalloc_obj(*set);
+	if (!set)
+		kvfree(objs);
+	KUNIT_ASSERT_NOT_NULL(test, set);
+	set->pool = ctx->pool;
+	set->objs = objs;
+	set->nr = nr;
+
+	ret = kunit_add_action_or_reset(test, zs_test_set_release, set);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	return set;
+}
+
+/* Free the objects and check that the pool releases all its pages */
+static void zs_test_set_destroy(struct kunit *test, struct zs_test_set *set)
+{
+	struct zs_pool *pool = set->pool;
+
+	kunit_release_action(test, zs_test_set_release, set);
+	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
+}
+
+static void zs_test_verify_all(struct kunit *test, struct zs_test_set *set)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->objs[i].handle)
+			zs_test_obj_verify(test, ctx, &set->objs[i]);
+}
+
+static void zs_test_rewrite_all(struct kunit *test, struct zs_test_set *set,
+				u32 salt)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	struct zs_test_obj *obj;
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++) {
+		obj = &set->objs[i];
+		if (obj->handle)
+			zs_test_obj_rewrite(test, ctx, obj,
+					    zs_test_seed(obj->size, i, salt));
+	}
+}
+
+/* Allocate objects [@from, @from + @nr) of @size with distinct patterns */
+static void zs_test_alloc_range(struct kunit *test, struct zs_test_set *set,
+				unsigned int from, unsigned int nr, size_t size)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_LE(test, from + nr, set->nr);
+	for (i = from; i < from + nr; i++)
+		zs_test_obj_alloc(test, test->priv, &set->objs[i], size,
+				  zs_test_seed(size, i, ZS_TEST_SALT_WO));
+}
+
+/*
+ * Write, read-modify-write and read back all objects of @set, then free them
+ * in two interleaved passes, checking the survivors of the first pass.
+ */
+static void zs_test_exercise_set(struct kunit *test, struct zs_test_set *set)
+{
+	unsigned int i;
+
+	zs_test_rewrite_all(test, set, ZS_TEST_SALT_RW);
+	zs_test_verify_all(test, set);
+
+	for (i = 0; i < set->nr; i += 2)
+		if (set->objs[i].handle)
+			zs_test_obj_free(set->pool, &set->objs[i]);
+	zs_test_verify_all(test, set);
+	zs_test_set_destroy(test, set);
+}
+
+static int zs_test_init_classes(struct kunit *test, struct zs_test_ctx *ctx)
+{
+	unsigned int idx, prev = UINT_MAX, nr = 0;
+	struct zs_test_class *c = NULL;
+	size_t size;
+
+	for (size = 1; size <= ctx->max; size++) {
+		idx = zs_lookup_class_index(ctx->pool, size);
+		if (idx != prev)
+			nr++;
+		prev = idx;
+	}
+
+	ctx->classes = kunit_kcalloc(test, nr, sizeof(*ctx->classes),
+				     GFP_KERNEL);
+	if (!ctx->classes)
+		return -ENOMEM;
+	ctx->nr_classes = nr;
+
+	for (size = 1; size <= ctx->max; size++) {
+		idx = zs_lookup_class_index(ctx->pool, size);
+		if (!c || idx != c->index) {
+			c = c ? c + 1 : ctx->classes;
+			c->index = idx;
+			c->first = size;
+		}
+		c->last = size;
+	}
+
+	for (c = ctx->classes; c < ctx->classes + nr; c++) {
+		/* base huge classes: one page, no inline handle */
+		c->huge = c->first >= ctx->huge && c->last <= PAGE_SIZE;
+		c->size = c->huge ? c->last : c->last + ZS_TEST_HANDLE_SIZE;
+		c->pages_per_zspage = zs_test_pages_per_zspage(c->size);
+		c->objs_per_zspage = c->pages_per_zspage * PAGE_SIZE / c->size;
+	}
+
+	return 0;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(zs_test_destroy_pool, zs_destroy_pool,
+			    struct zs_pool *);
+
+static int zs_test_init(struct kunit *test)
+{
+	struct zs_test_ctx *ctx;
+	int ret;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+
+	ctx->pool = zs_create_pool("zs_kunit");
+	if (!ctx->pool)
+		return -ENOMEM;
+	/* registered first, so it runs after all object sets are freed */
+	ret = kunit_add_action_or_reset(test, zs_test_destroy_pool, ctx->pool);
+	if (ret)
+		return ret;
+
+	ctx->max = zs_test_max_size(ctx->pool);
+	ctx->huge = zs_huge_class_size(ctx->pool);
+	ret = zs_test_init_classes(test, ctx);
+	if (ret)
+		return ret;
+
+	ctx->wbuf = kunit_kmalloc(test, ctx->max, GFP_KERNEL);
+	ctx->rbuf = kunit_kmalloc(test, ctx->max + ZS_TEST_GUARD, GFP_KERNEL);
+	if (!ctx->wbuf || !ctx->rbuf)
+		return -ENOMEM;
+
+	test->priv = ctx;
+	return 0;
+}
+
+/*
+ * Multi-page classes follow the base huge class up to the block size less
+ * the inline handle; the multi-page huge threshold is where the top class,
+ * which costs a whole block per object, begins.
+ */
+static void zs_test_multi_layout(struct kunit *test, struct zs_test_ctx *ctx)
+{
+	size_t block = PAGE_SIZE << ZS_TEST_MULTI_ORDER;
+	size_t multi_huge = zs_multi_pages_huge_class_size(ctx->pool);
+	const struct zs_test_class *top, *below;
+
+	if (!ZS_TEST_MULTI_ORDER) {
+		KUNIT_EXPECT_EQ(test, ctx->max, PAGE_SIZE);
+		KUNIT_EXPECT_EQ(test, multi_huge, 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, ctx->max, block - ZS_TEST_HANDLE_SIZE);
+	top = &ctx->classes[ctx->nr_classes - 1];
+	KUNIT_EXPECT_EQ(test, top->size, block);
+	KUNIT_EXPECT_EQ(test, top->pages_per_zspage, 1 << ZS_TEST_MULTI_ORDER);
+	KUNIT_EXPECT_EQ(test, top->objs_per_zspage, 1);
+	KUNIT_ASSERT_GT(test, multi_huge, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, top->first, multi_huge);
+	below = top - 1;
+	KUNIT_EXPECT_GT(test, below->first, PAGE_SIZE);
+	KUNIT_EXPECT_GT(test, below->objs_per_zspage, 1);
+	/* the first multi-page class starts right after the base huge class */
+	KUNIT_EXPECT_EQ(test, zs_test_class_of(ctx, PAGE_SIZE + 1)->first,
+			PAGE_SIZE + 1);
+}
+
+/*
+ * The class table discovered through the API must be contiguous, end with
+ * the huge class at zs_huge_class_size() and agree with the chain size
+ * model: adjacent classes differ in their zspage layout, as zsmalloc merges
+ * classes with the same pages_per_zspage and objs_per_zspage.
+ */
+static void zs_test_class_layout(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const struct zs_test_class *c, *prev = NULL;
+	const struct zs_test_class *huge;
+
+	KUNIT_ASSERT_GE(test, ctx->nr_classes, 2);
+	KUNIT_EXPECT_EQ(test, ctx->classes[0].first, 1);
+	KUNIT_EXPECT_EQ(test, ctx->classes[ctx->nr_classes - 1].last, ctx->max);
+
+	KUNIT_ASSERT_GT(test, ctx->huge, 1);
+	KUNIT_ASSERT_LE(test, ctx->huge, ctx->max);
+	huge = zs_test_class_of(ctx, ctx->huge);
+	KUNIT_EXPECT_EQ(test, huge->first, ctx->huge);
+	KUNIT_EXPECT_EQ(test, huge->last, PAGE_SIZE);
+	KUNIT_EXPECT_NE(test, zs_lookup_class_index(ctx->pool, ctx->huge - 1),
+			zs_lookup_class_index(ctx->pool, ctx->huge));
+	KUNIT_EXPECT_EQ(test, zs_lookup_class_index(ctx->pool, ctx->huge),
+			zs_lookup_class_index(ctx->pool, PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, huge->pages_per_zspage, 1);
+	KUNIT_EXPECT_EQ(test, huge->objs_per_zspage, 1);
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++) {
+		KUNIT_EXPECT_LE(test, c->first, c->last);
+		KUNIT_EXPECT_LE(test, c->pages_per_zspage,
+				zs_test_max_chain(c->size));
+		if (!c->huge)
+			KUNIT_EXPECT_EQ(test, c->size % ZS_TEST_ALIGN, 0);
+		/* multi-page classes may hold one object, as 8 KiB does */
+		if (!c->huge && c->last <= PAGE_SIZE)
+			KUNIT_EXPECT_GT(test, c->objs_per_zspage, 1);
+		if (!prev) {
+			prev = c;
+			continue;
+		}
+		KUNIT_EXPECT_GT(test, c->index, prev->index);
+		KUNIT_EXPECT_EQ(test, c->first, prev->last + 1);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      c->pages_per_zspage != prev->pages_per_zspage ||
+				      c->objs_per_zspage != prev->objs_per_zspage,
+				      "classes %zu and %zu should have been merged",
+				      prev->size, c->size);
+		prev = c;
+	}
+
+	/*
+	 * zsmalloc makes huge every size above the largest class that packs
+	 * several objects into a zspage of several pages.
+	 */
+	KUNIT_ASSERT_PTR_NE(test, huge, ctx->classes);
+	c = huge - 1;
+	KUNIT_EXPECT_GT(test, c->pages_per_zspage, 1);
+	KUNIT_EXPECT_GT(test, c->objs_per_zspage, 1);
+
+	zs_test_multi_layout(test, ctx);
+
+	kunit_info(test, "%u size classes, huge class size %zu, max size %zu, multi-page huge class size %zu\n",
+		   ctx->nr_classes, ctx->huge, ctx->max,
+		   zs_multi_pages_huge_class_size(ctx->pool));
+}
+
+/*
+ * Every object size: fill one zspage and spill into a second one, so that
+ * objects at every position of the zspage (including the ones crossing a
+ * page boundary) are written, rewritten and read back.
+ */
+static void zs_test_roundtrip_sizes(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const struct zs_test_class *c;
+	unsigned int nr = 0;
+	struct zs_test_set *set;
+	size_t size;
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
+		nr = max(nr, c->objs_per_zspage + 1);
+
+	for (size = 1; size <= ctx->max; size++) {
+		c = zs_test_class_of(ctx, size);
+		set = zs_test_set_create(test, nr);
+		zs_test_alloc_range(test, set, 0, c->objs_per_zspage + 1, size);
+		zs_test_exercise_set(test, set);
+		cond_resched();
+	}
+}
+
+/*
+ * The class boundaries (first and last size of each class) and the huge
+ * class boundary, all live at the same time.
+ */
+static void zs_test_roundtrip_boundaries(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int i, n = 0, nr = 0, from = 0;
+	const struct zs_test_class *c;
+	struct zs_test_set *set;
+	size_t *sizes;
+
+	sizes = kunit_kcalloc(test, 2 * ctx->nr_classes + 4, sizeof(*sizes),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sizes);
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++) {
+		sizes[n++] = c->first;
+		sizes[n++] = c->last;
+	}
+	sizes[n++] = ctx->huge - 1;
+	sizes[n++] = ctx->huge;
+	sizes[n++] = ctx->huge + 1;
+	sizes[n++] = ctx->max;
+
+	for (i = 0; i < n; i++)
+		nr += zs_test_class_of(ctx, sizes[i])->objs_per_zspage + 1;
+
+	set = zs_test_set_create(test, nr);
+	for (i = 0; i < n; i++) {
+		c = zs_test_class_of(ctx, sizes[i]);
+		zs_test_alloc_range(test, set, from, c->objs_per_zspage + 1,
+				    sizes[i]);
+		from += c->objs_per_zspage + 1;
+	}
+	zs_test_verify_all(test, set);
+	zs_test_exercise_set(test, set);
+}
+
+/* Sizes above the maximum, and 0, must fail without allocating anything */
+static void zs_test_roundtrip_invalid(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const size_t sizes[] = {
+		0, ctx->max + 1, 2 * ctx->max, (size_t)UINT_MAX + 1, SIZE_MAX,
+	};
+	unsigned long handle;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		handle = zs_malloc(ctx->pool, sizes[i], ZS_TEST_GFP,
+				   NUMA_NO_NODE);
+		KUNIT_EXPECT_FALSE_MSG(test, zs_test_handle_ok(handle),
+				       "zs_malloc(%zu) succeeded", sizes[i]);
+		if (zs_test_handle_ok(handle))
+			zs_free(ctx->pool, handle);
+	}
+	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), 0);
+}
+
+static void zs_test_roundtrip(struct kunit *test)
+{
+	zs_test_roundtrip_sizes(test);
+	zs_test_roundtrip_boundaries(test);
+	zs_test_roundtrip_invalid(test);
+}
+
+static size_t zs_test_churn_size(struct zs_test_ctx *ctx,
+				 struct rnd_state *rnd)
+{
+	const struct zs_test_class *c;
+	u32 r = prandom_u32_state(rnd);
+
+	switch (r % 4) {
+	case 0:
+		/* small objects */
+		return 1 + prandom_u32_state(rnd) % min_t(size_t, ctx->max, 256);
+	case 1:
+		/* class boundaries */
+		c = &ctx->classes[prandom_u32_state(rnd) % ctx->nr_classes];
+		return (r & 4) ? c->first : c->last;
+	default:
+		return 1 + prandom_u32_state(rnd) % ctx->max;
+	}
+}
+
+/*
+ * Seeded random allocations and frees of objects of all sizes, with some
+ * in-place rewrites and periodic compaction. Objects are verified when freed
+ * and at the end.
+ */
+static void zs_test_churn(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned long freed, pages, compacted = 0;
+	unsigned int op, allocs = 0;
+	struct zs_test_obj *obj;
+	struct zs_test_set *set;
+	struct rnd_state rnd;
+	size_t size;
+	long stat;
+	u32 r;
+
+	prandom_seed_state(&rnd, ZS_TEST_CHURN_SEED);
+	set = zs_test_set_create(test, ZS_TEST_CHURN_SLOTS);
+
+	for (op = 0; op < ZS_TEST_CHURN_OPS; op++) {
+		r = prandom_u32_state(&rnd);
+		obj = &set->objs[r % ZS_TEST_CHURN_SLOTS];
+		if (!obj->handle) {
+			size = zs_test_churn_size(ctx, &rnd);
+			zs_test_obj_alloc(test, ctx, obj, size,
+					  zs_test_seed(size, op,
+						       ZS_TEST_SALT_CHURN));
+			allocs++;
+		} else if ((r >> 24) % 8 == 0) {
+			zs_test_obj_rewrite(test, ctx, obj,
+					    zs_test_seed(obj->size, op,
+							 ZS_TEST_SALT_RW));
+		} else {
+			zs_test_obj_verify(test, ctx, obj);
+			zs_test_obj_free(ctx->pool, obj);
+		}
+
+		if ((op + 1) % ZS_TEST_CHURN_COMPACT == 0) {
+			pages = zs_get_total_pages(ctx->pool);
+			stat = zs_test_pages_compacted(ctx->pool);
+			freed = zs_compact(ctx->pool);
+			compacted += freed;
+			KUNIT_EXPECT_EQ(test, zs_test_pages_compacted(ctx->pool),
+					stat + freed);
+			KUNIT_EXPECT_EQ(test,
+					zs_test_total_pages(ctx->pool,
+							    pages - freed),
+					pages - freed);
+		}
+		if (op % 256 == 0)
+			cond_resched();
+	}
+
+	KUNIT_EXPECT_GE(test, allocs, ZS_TEST_CHURN_OPS / 3);
+	kunit_info(test, "%u allocations, %lu pages compacted, %lu pages left\n",
+		   allocs, compacted, zs_get_total_pages(ctx->pool));
+	zs_test_verify_all(test, set);
+	zs_test_set_destroy(test, set);
+}
+
+/* Number of zspages still holding one of the objects with i % 4 == 0 */
+static unsigned int zs_test_used_zspages(unsigned int nr_objs,
+					 unsigned int objs_per_zspage)
+{
+	unsigned int i, last = UINT_MAX, used = 0;
+
+	for (i = 0; i < nr_objs; i += 4) {
+		if (i / objs_per_zspage != last)
+			used++;
+		last = i / objs_per_zspage;
+	}
+
+	return used;
+}
+
+/*
+ * Fill ZS_TEST_COMPACT_ZSPAGES zspages of each class of @sizes, free three
+ * objects out of four and compact. Compaction must bring every class down to
+ * the minimal number of zspages for its survivors and report the freed pages
+ * consistently; a second compaction has nothing left to do.
+ */
+static void zs_test_compact_sizes(struct kunit *test, const size_t *sizes,
+				  unsigned int n)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned long expect_before = 0, expect_after = 0, survivors = 0;
+	unsigned long before, after, freed;
+	unsigned int i, j, nr = 0, from = 0;
+	const struct zs_test_class *c;
+	struct zs_test_set *set;
+	long stat, moved;
+
+	for (i = 0; i < n; i++)
+		nr += ZS_TEST_COMPACT_ZSPAGES *
+		      zs_test_class_of(ctx, sizes[i])->objs_per_zspage;
+
+	set = zs_test_set_create(test, nr);
+	for (i = 0; i < n; i++) {
+		c = zs_test_class_of(ctx, sizes[i]);
+		nr = ZS_TEST_COMPACT_ZSPAGES * c->objs_per_zspage;
+		zs_test_alloc_range(test, set, from, nr, sizes[i]);
+		for (j = 0; j < nr; j++)
+			if (j % 4)
+				zs_test_obj_free(ctx->pool, &set->objs[from + j]);
+		from += nr;
+
+		expect_before += c->pages_per_zspage *
+			zs_test_used_zspages(nr, c->objs_per_zspage);
+		expect_after += c->pages_per_zspage *
+			DIV_ROUND_UP(DIV_ROUND_UP(nr, 4), c->objs_per_zspage);
+		survivors += DIV_ROUND_UP(nr, 4);
+	}
+
+	before = zs_test_total_pages(ctx->pool, expect_before);
+	KUNIT_EXPECT_EQ(test, before, expect_before);
+
+	stat = zs_test_pages_compacted(ctx->pool);
+	moved = zs_test_objs_moved(ctx->pool);
+	freed = zs_compact(ctx->pool);
+	moved = zs_test_objs_moved(ctx->pool) - moved;
+	KUNIT_EXPECT_GT(test, freed, 0);
+	KUNIT_EXPECT_EQ(test, zs_test_pages_compacted(ctx->pool), stat + freed);
+	/*
+	 * Every survivor of a freed zspage moved, and none moved twice: the
+	 * destination is not put back where it could become a source.
+	 */
+	KUNIT_EXPECT_GT(test, moved, 0);
+	KUNIT_EXPECT_LE(test, moved, survivors);
+	if (n == 1) {
+		c = zs_test_class_of(ctx, sizes[0]);
+		KUNIT_EXPECT_GE(test, moved, freed / c->pages_per_zspage *
+				(c->objs_per_zspage / 4));
+	}
+	after = zs_test_total_pages(ctx->pool, before - freed);
+	KUNIT_EXPECT_EQ(test, before - after, freed);
+	KUNIT_EXPECT_EQ(test, after, expect_after);
+	zs_test_verify_all(test, set);
+
+	stat = zs_test_pages_compacted(ctx->pool);
+	moved = zs_test_objs_moved(ctx->pool);
+	KUNIT_EXPECT_EQ(test, zs_compact(ctx->pool), 0);
+	KUNIT_EXPECT_EQ(test, zs_test_pages_compacted(ctx->pool), stat);
+	KUNIT_EXPECT_EQ(test, zs_test_objs_moved(ctx->pool), moved);
+	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), after);
+	zs_test_verify_all(test, set);
+
+	zs_test_set_destroy(test, set);
+}
+
+static bool zs_test_class_taken(struct zs_test_ctx *ctx, const size_t *sizes,
+				unsigned int n, const struct zs_test_class *c)
+{
+	while (n--)
+		if (zs_test_class_of(ctx, sizes[n]) == c)
+			return true;
+	return false;
+}
+
+static void zs_test_compaction(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	size_t multi_huge = zs_multi_pages_huge_class_size(ctx->pool);
+	const size_t points[] = {
+		1, ctx->max / 16, ctx->huge - 1, ctx->max / 5, ctx->max / 3,
+		ctx->max / 2, 2 * ctx->max / 3,
+		/* the largest multi-page class with several objects a zspage */
+		multi_huge ? multi_huge - 1 : 1,
+	};
+	size_t sizes[ARRAY_SIZE(points)];
+	const struct zs_test_class *c;
+	unsigned int i, n = 0;
+
+	/* the largest non-huge class must be part of the set */
+	KUNIT_ASSERT_FALSE(test, zs_test_class_of(ctx, ctx->huge - 1)->huge);
+
+	/*
+	 * One size per class; classes with one object a zspage (huge ones,
+	 * the top multi-page class) have nothing to compact.
+	 */
+	for (i = 0; i < ARRAY_SIZE(points); i++) {
+		c = zs_test_class_of(ctx, points[i]);
+		if (c->objs_per_zspage == 1 || zs_test_class_taken(ctx, sizes, n, c))
+			continue;
+		sizes[n++] = points[i];
+	}
+
+	for (i = 0; i < n; i++)
+		zs_test_compact_sizes(test, &sizes[i], 1);
+	/* all of them at once */
+	zs_test_compact_sizes(test, sizes, n);
+}
+
+/*
+ * Allocate @nr objects of @size into a fresh pool: objects fill zspages in
+ * order, so the page count is known after every allocation and, freeing in
+ * reverse order, after every free.
+ */
+static void zs_test_account_size(struct kunit *test, size_t size,
+				 unsigned int nr)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const struct zs_test_class *c = zs_test_class_of(ctx, size);
+	unsigned int ppz = c->pages_per_zspage, opz = c->objs_per_zspage;
+	struct zs_test_set *set;
+	unsigned long expect;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, zs_get_total_pages(ctx->pool), 0);
+	set = zs_test_set_create(test, nr);
+
+	for (i = 0; i < nr; i++) {
+		zs_test_alloc_range(test, set, i, 1, size);
+		expect = DIV_ROUND_UP(i + 1, opz) * ppz;
+		KUNIT_ASSERT_EQ_MSG(test, zs_get_total_pages(ctx->pool), expect,
+				    "size %zu (class %zu: %u pages, %u objs), %u objects",
+				    size, c->size, ppz, opz, i + 1);
+	}
+	zs_test_verify_all(test, set);
+
+	for (i = nr; i-- > 0;) {
+		zs_test_obj_free(ctx->pool, &set->objs[i]);
+		expect = DIV_ROUND_UP(i, opz) * ppz;
+		KUNIT_ASSERT_EQ_MSG(test, zs_test_total_pages(ctx->pool, expect),
+				    expect,
+				    "size %zu (class %zu: %u pages, %u objs), %u objects",
+				    size, c->size, ppz, opz, i);
+	}
+
+	zs_test_set_destroy(test, set);
+}
+
+static void zs_test_accounting(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const struct zs_test_class *c, *longest = ctx->classes;
+	const size_t sizes[] = {
+		1, ctx->max / 3, ctx->huge - 1, ctx->huge, PAGE_SIZE,
+		min_t(size_t, PAGE_SIZE + 1, ctx->max), ctx->max,
+	};
+	unsigned int i;
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
+		if (c->pages_per_zspage > longest->pages_per_zspage)
+			longest = c;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		c = zs_test_class_of(ctx, sizes[i]);
+		zs_test_account_size(test, sizes[i], 3 * c->objs_per_zspage + 1);
+	}
+	zs_test_account_size(test, longest->last,
+			     3 * longest->objs_per_zspage + 1);
+
+	/* every class: one full zspage and one with a single object */
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
+		zs_test_account_size(test, c->last, c->objs_per_zspage + 1);
+}
+
+/*
+ * Migrate every page of a few zspages of several classes, base and
+ * multi-page, one page at a time, with zs_test_migrate_page(): each move
+ * must succeed, the object's page must change, and every object, including
+ * those that span the page moved, must keep its contents. The pool's page
+ * count does not change.
+ */
+static void zs_test_migration(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const size_t sizes[] = {
+		100, ctx->huge - 1, PAGE_SIZE,
+		min_t(size_t, PAGE_SIZE + 1, ctx->max), ctx->max / 3,
+		ctx->max / 2 + 8, ctx->max,
+	};
+	struct page *pages[ZS_TEST_MAX_OBJ_PAGES];
+	struct page *moved[ZS_TEST_MAX_OBJ_PAGES];
+	unsigned int i, j, from = 0, nr = 0;
+	unsigned long total, migrated = 0;
+	struct zs_test_set *set;
+	int n, k;
+
+	if (!IS_ENABLED(CONFIG_COMPACTION))
+		kunit_skip(test, "zsmalloc pages are movable only with CONFIG_COMPACTION");
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		nr += 2 * zs_test_class_of(ctx, sizes[i])->objs_per_zspage + 1;
+	set = zs_test_set_create(test, nr);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		j = 2 * zs_test_class_of(ctx, sizes[i])->objs_per_zspage + 1;
+		zs_test_alloc_range(test, set, from, j, sizes[i]);
+		from += j;
+	}
+	total = zs_get_total_pages(ctx->pool);
+
+	for (i = 0; i < set->nr; i++) {
+		n = zs_test_object_pages(ctx->pool, set->objs[i].handle, pages,
+					 ARRAY_SIZE(pages));
+		KUNIT_ASSERT_GE(test, n, 1);
+		KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(pages));
+		/* an object may start late in a page and end early in one */
+		KUNIT_EXPECT_GE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE));
+		KUNIT_EXPECT_LE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE) + 2);
+		for (k = 0; k < n; k++) {
+			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[k]), 0);
+			migrated++;
+		}
+		k = zs_test_object_pages(ctx->pool, set->objs[i].handle, moved,
+					 ARRAY_SIZE(moved));
+		KUNIT_ASSERT_EQ(test, k, n);
+		for (k = 0; k < n; k++)
+			KUNIT_EXPECT_PTR_NE(test, moved[k], pages[k]);
+		zs_test_obj_verify(test, ctx, &set->objs[i]);
+	}
+	zs_test_verify_all(test, set);
+	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), total);
+	kunit_info(test, "%lu page migrations over %u objects\n", migrated,
+		   set->nr);
+	zs_test_set_destroy(test, set);
+}
+
+/*
+ * Read one object through zs_obj_read_begin() and zs_obj_read_sg_begin():
+ * an object within one page is mapped, one that spans pages (@nr_pages of
+ * them, any number up to a multi-page block and one) is copied into the
+ * caller's buffer, and not a byte past its size; the scatterlist has an
+ * entry per page and covers the object exactly.
+ */
+static void zs_test_read_one(struct kunit *test, struct zs_test_obj *obj,
+			     int nr_pages, struct scatterlist *sg,
+			     unsigned int max_nents)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	size_t len = 0, sg_copied = 0, bad;
+	struct scatterlist *s;
+	unsigned int nents, i;
+	bool copied;
+	u8 *guard;
+
+	memset(ctx->rbuf, ZS_TEST_POISON, ctx->max + ZS_TEST_GUARD);
+	copied = zs_test_obj_verify(test, ctx, obj);
+	KUNIT_EXPECT_EQ_MSG(test, copied, nr_pages > 1,
+			    "%zu byte object over %d pages", obj->size,
+			    nr_pages);
+	guard = memchr_inv(ctx->rbuf + (copied ? obj->size : 0),
+			   ZS_TEST_POISON,
+			   ctx->max + ZS_TEST_GUARD - (copied ? obj->size : 0));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, guard, NULL,
+				"%zu byte object: read buffer written at %td",
+				obj->size, guard ? guard - ctx->rbuf : 0);
+
+	zs_obj_read_sg_begin(ctx->pool, obj->handle, sg, obj->size);
+	nents = sg_nents(sg);
+	if (nents <= max_nents) {
+		for_each_sg(sg, s, nents, i)
+			len += s->length;
+		memset(ctx->rbuf, 0, obj->size);
+		sg_copied = sg_copy_to_buffer(sg, nents, ctx->rbuf, obj->size);
+	}
+	zs_obj_read_sg_end(ctx->pool, obj->handle);
+	KUNIT_ASSERT_LE(test, nents, max_nents);
+	/*
+	 * One entry per page the object's slot touches, the first one empty
+	 * when only the handle is in the first page; never more than the
+	 * kernel-doc of zs_obj_read_sg_begin() promises.
+	 */
+	KUNIT_EXPECT_EQ(test, nents, nr_pages);
+	KUNIT_EXPECT_LE(test, nents, 1 + DIV_ROUND_UP(obj->size, PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, len, obj->size);
+	KUNIT_EXPECT_EQ(test, sg_copied, obj->size);
+	bad = zs_test_check(ctx->rbuf, obj->size, obj->seed);
+	KUNIT_EXPECT_EQ_MSG(test, bad, obj->size,
+			    "%zu byte object read through sg wrong at %zu",
+			    obj->size, bad);
+}
+
+/*
+ * The largest size of every class, so that objects fill their class slot
+ * exactly, at every position of a zspage and of the next one's first
+ * object: the read API must map or copy, and describe with a scatterlist,
+ * objects within a page and spanning two or more pages.
+ */
+static void zs_test_read_api(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int max_nents = ZS_TEST_MAX_OBJ_PAGES + 1;
+	unsigned long spans[ZS_TEST_MAX_OBJ_PAGES + 1] = { };
+	struct page *pages[ZS_TEST_MAX_OBJ_PAGES];
+	const struct zs_test_class *c;
+	struct scatterlist *sg;
+	struct zs_test_set *set;
+	int n, max_span = 0;
+	unsigned int i;
+
+	sg = kunit_kcalloc(test, max_nents, sizeof(*sg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sg);
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++) {
+		set = zs_test_set_create(test, c->objs_per_zspage + 1);
+		zs_test_alloc_range(test, set, 0, set->nr, c->last);
+		for (i = 0; i < set->nr; i++) {
+			n = zs_test_object_pages(ctx->pool, set->objs[i].handle,
+						 pages, ARRAY_SIZE(pages));
+			KUNIT_ASSERT_GE(test, n, 1);
+			KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(pages));
+			spans[n]++;
+			max_span = max(max_span, n);
+			zs_test_read_one(test, &set->objs[i], n, sg, max_nents);
+		}
+		zs_test_set_destroy(test, set);
+		cond_resched();
+	}
+
+	/* objects within a page, over two pages, and over a whole block */
+	KUNIT_EXPECT_GT(test, spans[1], 0);
+	KUNIT_EXPECT_GT(test, spans[2], 0);
+	KUNIT_EXPECT_GE(test, max_span, 1 << ZS_TEST_MULTI_ORDER);
+	kunit_info(test, "objects over 1 page: %lu, over 2 pages: %lu, over up to %d pages\n",
+		   spans[1], spans[2], max_span);
+}
+
+static struct kunit_case zs_test_cases[] = {
+	KUNIT_CASE(zs_test_class_layout),
+	KUNIT_CASE(zs_test_roundtrip),
+	KUNIT_CASE(zs_test_read_api),
+	KUNIT_CASE(zs_test_churn),
+	KUNIT_CASE(zs_test_compaction),
+	KUNIT_CASE(zs_test_accounting),
+	KUNIT_CASE(zs_test_migration),
+	{}
+};
+
+static struct kunit_suite zs_test_suite = {
+	.name = "zsmalloc",
+	.init = zs_test_init,
+	.test_cases = zs_test_cases,
+};
+
+kunit_test_suite(zs_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for zsmalloc");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+MODULE_LICENSE("GPL");
