@@ -183,18 +183,16 @@ static inline bool zram_allocated(struct zram *zram, u32 index)
 			zram_test_flag(zram, index, ZRAM_WB);
 }
 
-#if PAGE_SIZE != 4096
+/*
+ * A segment of less than a page: a logical block with PAGE_SIZE > 4 KiB,
+ * or, with any page size, a part of an O_DIRECT buffer that is aligned to
+ * 512 bytes only (dma_alignment), which splits every page of the device
+ * between two pages of the buffer. It goes through a bounce page.
+ */
 static inline bool is_partial_io(struct bio_vec *bvec)
 {
 	return bvec->bv_len != PAGE_SIZE;
 }
-#define ZRAM_PARTIAL_IO		1
-#else
-static inline bool is_partial_io(struct bio_vec *bvec)
-{
-	return false;
-}
-#endif
 
 static inline void zram_set_priority(struct zram *zram, u32 index, u32 prio)
 {
@@ -909,11 +907,8 @@ static int read_from_bdev(struct zram *zram, struct page *page,
 			unsigned long entry, struct bio *parent)
 {
 	atomic64_inc(&zram->stats.bd_reads);
-	if (!parent) {
-		if (WARN_ON_ONCE(!IS_ENABLED(ZRAM_PARTIAL_IO)))
-			return -EIO;
+	if (!parent)
 		return read_from_bdev_sync(zram, page, entry);
-	}
 	read_from_bdev_async(zram, page, entry, parent);
 	return 0;
 }
