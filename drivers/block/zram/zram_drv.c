@@ -495,15 +495,16 @@ static ssize_t disksize_show(struct device *dev,
 /*
  * Parse a size written to disksize or mem_limit: a number as kstrtoull()
  * takes it (decimal, 0x hex or 0 octal), optionally followed by one of
- * memparse()'s K, M, G, T, P, E suffixes, and white space. Unlike
- * memparse(), refuse anything else after the number, and a number or
- * product that does not fit in 64 bits instead of wrapping it.
+ * memparse()'s K, M, G, T, P, E suffixes (also written 1KB or 1KiB), and
+ * white space. Unlike memparse(), refuse anything else after the number,
+ * and a number or product that does not fit in 64 bits instead of
+ * wrapping it.
  */
 static int zram_parse_size(const char *buf, u64 *size)
 {
 	static const char suffixes[] = "KMGTPE";
+	unsigned int shift = 0, unit = 0;
 	const char *suffix;
-	unsigned int shift = 0;
 	char num[32], *p;
 	size_t len;
 	u64 val;
@@ -515,12 +516,18 @@ static int zram_parse_size(const char *buf, u64 *size)
 	len = strlen(p);
 	err = kstrtoull(p, 0, &val);
 	if (err == -EINVAL && len > 1) {
-		/* Not a number alone: a number and a suffix? ("0x1e" is hex) */
-		suffix = strchr(suffixes, toupper(p[len - 1]));
+		/*
+		 * Not a number alone: a number and a suffix ("0x1e" is hex),
+		 * maybe with the unit written out ("512MB", "1GiB"), which
+		 * memparse() users have always been able to write.
+		 */
+		if (len > 2 && toupper(p[len - 1]) == 'B')
+			unit = len > 3 && toupper(p[len - 2]) == 'I' ? 2 : 1;
+		suffix = strchr(suffixes, toupper(p[len - 1 - unit]));
 		if (!suffix || !*suffix)
 			return -EINVAL;
 		shift = 10 * (suffix - suffixes + 1);
-		p[len - 1] = '\0';
+		p[len - 1 - unit] = '\0';
 		err = kstrtoull(p, 0, &val);
 	}
 	if (err || val > U64_MAX >> shift)
@@ -3937,8 +3944,11 @@ static int __init zram_init(void)
 
 	BUILD_BUG_ON(__NR_ZRAM_PAGEFLAGS > sizeof(zram_te.attr.flags) * 8);
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	/* zram_block's live and pending masks hold a bit per slot */
-	BUILD_BUG_ON(ZRAM_BLOCK_PAGES > 32);
+	/*
+	 * zram_block's live and pending masks hold a bit per slot, and
+	 * BIT(ZRAM_BLOCK_PAGES) - 1 must fit in live
+	 */
+	BUILD_BUG_ON(ZRAM_BLOCK_PAGES >= 32);
 #endif
 
 	ret = cpuhp_setup_state_multi(CPUHP_ZCOMP_PREPARE, "block/zram:prepare",
