@@ -3,7 +3,8 @@
 # Guest side of the swap benchmark: one zram swap device, the mTHP knobs
 # set as asked, then swapbench over the corpus on /dev/vda. FAIL_SWAPIN=1:
 # fail_page_alloc fails every allocation of order >= 2 of the tasks that
-# ask for it (swapbench, during its swap-in phases).
+# ask for it (swapbench, during its swap-in phases). LATENCY=1, COMPACT=1:
+# swapbench's --latency and --compact.
 . /zmp/lib.sh
 mthp_only "$MTHP_KB"
 if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE"; then
@@ -16,6 +17,9 @@ if [ "${FAIL_SWAPIN:-0}" = 1 ]; then
 	fail_large_allocs || { echo "ZMP_ERROR fail_page_alloc setup failed"; exit 1; }
 	fail=--fail-swapin
 fi
-swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail
+extra=
+[ "${LATENCY:-0}" = 1 ] && extra="$extra --latency"
+[ "${COMPACT:-0}" = 1 ] && extra="$extra --compact"
+swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra
 echo "ZMP_EXIT $?"
 zram_swap_off zram0

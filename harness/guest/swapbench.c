@@ -9,6 +9,13 @@
  * With --fail-swapin, the swap-in of every round runs with this task's
  * /proc/self/make-it-fail set: with fail_page_alloc set up for order >= 2
  * (bench.sh does it), no large folio can be had at swap-in.
+ * With --compact, every round compacts memory (/proc/sys/vm/compact_memory)
+ * between swap-out and swap-in, untimed: migration moves pool pages under
+ * the stored data.
+ * With --latency, two more passes follow the rounds, each paging the memory
+ * out and touching it back in, one page after another, then in a fixed
+ * pseudo-random order: each touch that faults is timed alone, and the
+ * distribution of those times goes to a line starting "ZMP_LATENCY ".
  * Exit status: 0 when every byte matched, 1 on a mismatch, 2 on bad usage
  * or a setup error.
  */
@@ -44,6 +51,8 @@ struct snapshot {
 	unsigned long long block_fallback;	/* vmstat swpin_block_fallback */
 	unsigned long long partial_reads;	/* zram multi_pages_stat */
 	unsigned long long buffered_reads;	/* of those, no decompression */
+	unsigned long long in_place_reads;	/* blocks decompressed in place */
+	unsigned long long copied_reads;	/* ... copied out first */
 	unsigned long long swpout[MAX_SIZES], fallback[MAX_SIZES];
 };
 
@@ -123,12 +132,15 @@ static void snap(struct snapshot *s)
 	snprintf(path, sizeof(path), "/sys/block/%s/multi_pages_stat", zram);
 	f = fopen(path, "r");
 	if (f) {
-		n = fscanf(f, "%*u %*u %*u %llu %*u %*u %*u %*u %llu",
-			   &s->partial_reads, &s->buffered_reads);
+		n = fscanf(f, "%*u %*u %*u %llu %*u %*u %*u %*u %llu %llu %llu",
+			   &s->partial_reads, &s->buffered_reads,
+			   &s->in_place_reads, &s->copied_reads);
 		if (n < 1)
 			s->partial_reads = 0;
 		if (n < 2)
 			s->buffered_reads = 0;
+		if (n < 4)
+			s->in_place_reads = s->copied_reads = 0;
 		fclose(f);
 	}
 	for (i = 0; i < nr_sizes; i++) {
@@ -174,6 +186,9 @@ static void print_round(int round, const struct snapshot *a,
 	       in->partial_reads - mid->partial_reads);
 	printf("\"buffered_reads\": %llu, ",
 	       in->buffered_reads - mid->buffered_reads);
+	printf("\"in_place_reads\": %llu, \"copied_reads\": %llu, ",
+	       in->in_place_reads - mid->in_place_reads,
+	       in->copied_reads - mid->copied_reads);
 	/* pool state right after swap-out: everything is stored */
 	printf("\"mm_stat\": {");
 	for (i = 0; i < 9; i++)
@@ -241,11 +256,128 @@ static void make_it_fail(int on)
 	close(fd);
 }
 
+static void write_proc(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		die(path);
+	close(fd);
+}
+
+static unsigned long long faults_so_far(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt + ru.ru_majflt;
+}
+
+static unsigned long long ns_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The value below which @q of the @n sorted @v lie (nearest rank) */
+static double percentile_us(const unsigned long long *v, size_t n, double q)
+{
+	size_t rank = (size_t)(q * n + 0.999999);
+
+	if (!n)
+		return 0;
+	if (rank < 1)
+		rank = 1;
+	return v[(rank > n ? n : rank) - 1] / 1e3;
+}
+
+/*
+ * One latency pass over the @size bytes at @mem: page them out, then touch
+ * one byte of every page, in order or in a fixed pseudo-random permutation,
+ * timing each touch that faulted (the fault count is read outside the
+ * timed window); print the distribution and return the bytes that differ
+ * from the corpus afterwards.
+ */
+static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
+				  int random_order, int fail_swapin)
+{
+	size_t n = size / PG, i, j, nf = 0;
+	size_t *idx = malloc(n * sizeof(*idx));
+	unsigned long long *lat = malloc(n * sizeof(*lat));
+	unsigned long long sum = 0, f0, t0, t1;
+	volatile unsigned char sink = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	size_t off;
+
+	if (!idx || !lat)
+		die("malloc");
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	for (i = n - 1; random_order && i > 0; i--) {
+		size_t t;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = x % (i + 1);
+		t = idx[i];
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+	/* as the rounds do: mTHP again after a swap-in that had none */
+	if (fail_swapin) {
+		if (madvise(mem, size, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
+		for (off = 0; off < size; off += MIB)
+			if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
+				die("reading the corpus");
+	}
+	if (madvise(mem, size, MADV_PAGEOUT))
+		die("madvise(MADV_PAGEOUT)");
+	if (fail_swapin)
+		make_it_fail(1);
+	for (i = 0; i < n; i++) {
+		f0 = faults_so_far();
+		t0 = ns_now();
+		sink += mem[idx[i] * PG];
+		t1 = ns_now();
+		if (faults_so_far() != f0) {
+			lat[nf++] = t1 - t0;
+			sum += t1 - t0;
+		}
+	}
+	if (fail_swapin)
+		make_it_fail(0);
+	(void)sink;
+	qsort(lat, nf, sizeof(*lat), cmp_ull);
+	printf("ZMP_LATENCY {\"order\": \"%s\", \"touches\": %zu, \"faults\": %zu, ",
+	       random_order ? "random" : "sequential", n, nf);
+	printf("\"p50_us\": %.2f, \"p90_us\": %.2f, \"p99_us\": %.2f, ",
+	       percentile_us(lat, nf, 0.50), percentile_us(lat, nf, 0.90),
+	       percentile_us(lat, nf, 0.99));
+	printf("\"max_us\": %.2f, \"mean_us\": %.2f}\n",
+	       nf ? lat[nf - 1] / 1e3 : 0, nf ? sum / 1e3 / nf : 0);
+	fflush(stdout);
+	free(idx);
+	free(lat);
+	return compare(mem, fd, size);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: swapbench --corpus PATH [--size MiB] [--rounds N] [--zram NAME]\n"
-		"                 [--fail-swapin]\n"
+		"                 [--fail-swapin] [--compact] [--latency]\n"
 		"  Maps SIZE MiB (default 100) of anonymous memory, fills it from the\n"
 		"  corpus, and for each round (default 3) pages it out with\n"
 		"  MADV_PAGEOUT, touches it back in and verifies every byte.\n");
@@ -260,6 +392,8 @@ int main(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "zram", required_argument, NULL, 'z' },
 		{ "fail-swapin", no_argument, NULL, 'f' },
+		{ "compact", no_argument, NULL, 'C' },
+		{ "latency", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *corpus = NULL;
@@ -269,7 +403,7 @@ int main(int argc, char **argv)
 	unsigned char *mem;
 	struct stat st;
 	size_t size, off;
-	int fd, c, fail_swapin = 0;
+	int fd, c, fail_swapin = 0, compact = 0, latency = 0;
 	char *end;
 
 	zmp_init();
@@ -293,6 +427,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			fail_swapin = 1;
+			break;
+		case 'C':
+			compact = 1;
+			break;
+		case 'l':
+			latency = 1;
 			break;
 		default:
 			usage();
@@ -337,6 +477,8 @@ int main(int argc, char **argv)
 		snap(&out);
 		if (r == 1)
 			dump_classes();	/* after the timed phase */
+		if (compact)
+			write_proc("/proc/sys/vm/compact_memory", "1");
 		if (fail_swapin)
 			make_it_fail(1);
 		snap(&mid);
@@ -349,6 +491,10 @@ int main(int argc, char **argv)
 		bad = compare(mem, fd, size);
 		total_bad += bad;
 		print_round(r, &a, &out, &mid, &in, bad);
+	}
+	if (latency) {
+		total_bad += latency_pass(mem, size, fd, 0, fail_swapin);
+		total_bad += latency_pass(mem, size, fd, 1, fail_swapin);
 	}
 	printf("ZMP_DONE {\"rounds\": %lu, \"size_mib\": %lu, \"mismatches\": %lu}\n",
 	       rounds, size_mib, total_bad);

@@ -22,6 +22,8 @@ from corpus import fail, prepare_corpus  # noqa: E402
 
 MIB = 1 << 20
 ROUND_PREFIX = "ZMP_ROUND "
+LATENCY_PREFIX = "ZMP_LATENCY "
+LATENCY_KEYS = ("faults", "p50_us", "p90_us", "p99_us", "max_us", "mean_us")
 MM_KEYS = ("orig_data_size", "compr_data_size", "mem_used_total",
            "pages_compacted", "huge_pages")
 
@@ -69,6 +71,15 @@ def parse_args(argv):
                     help="also count the instructions executed in each kernel "
                     "function (qemu plugin harness/host/tbprof.c, round 1 "
                     "of each kernel, whole boot); needs the instruction clock")
+    ap.add_argument("--latency", action="store_true",
+                    help="after each round, swap the memory out and in twice "
+                    "more, touching pages in order and in a random order, "
+                    "and report the distribution of swap-in fault latency "
+                    "(p50, p90, p99, max, in the benchmark's clock)")
+    ap.add_argument("--compact", action="store_true",
+                    help="compact memory between swap-out and swap-in "
+                    "(untimed): migration moves zsmalloc pages, so block "
+                    "objects are read copied rather than in place")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
@@ -107,6 +118,7 @@ def run_round(a, kind, kernel, img, rnd):
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
             "MTHP_KB": 0 if a.no_mthp else 16,
             "FAIL_SWAPIN": int(a.fallback),
+            "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
     logfile = os.path.join(guest.LOGS, label + ".log")
@@ -134,6 +146,13 @@ def run_round(a, kind, kernel, img, rnd):
     r = rounds[0]
     if r["mismatches"]:
         fail("%s: %d bytes differ after swap-in" % (label, r["mismatches"]))
+    lat = [json.loads(l[len(LATENCY_PREFIX):]) for l in text.splitlines()
+           if l.startswith(LATENCY_PREFIX)]
+    if a.latency:
+        if sorted(x["order"] for x in lat) != ["random", "sequential"]:
+            fail("%s: no latency passes in the output (console: %s)"
+                 % (label, logfile))
+        r["latency"] = {x.pop("order"): x for x in lat}
     r["kernel"] = kind
     r["round"] = rnd
     r["classes"] = classes_summary(text)
@@ -179,10 +198,17 @@ def summarize(rounds):
     s = {}
     for key in ("swapout_ms", "swapin_ms", "swapout_stime_ms",
                 "swapin_stime_ms", "sys_ms", "pswpout", "pswpin",
-                "swpin_block_fallback", "partial_reads", "buffered_reads"):
+                "swpin_block_fallback", "partial_reads", "buffered_reads",
+                "in_place_reads", "copied_reads"):
         s[key] = mean([r.get(key, 0) for r in rounds])
     for key in MM_KEYS:
         s[key] = mean([r["mm_stat"][key] for r in rounds])
+    for order in ("sequential", "random"):
+        lat = [r["latency"][order] for r in rounds if "latency" in r]
+        if lat:
+            s["latency_" + order] = {
+                k: max(x[k] for x in lat) if k == "max_us" else
+                mean([x[k] for x in lat]) for k in LATENCY_KEYS}
     for key in ("swpout", "swpout_fallback"):
         sizes = {}
         for r in rounds:
@@ -208,6 +234,8 @@ ROWS = (
     ("swpin_block_fallback (blocks)", "swpin_block_fallback", "%.0f"),
     ("zram partial block reads", "partial_reads", "%.0f"),
     ("  of which from the stream buffer", "buffered_reads", "%.0f"),
+    ("block decompressions, object read in place", "in_place_reads", "%.0f"),
+    ("block decompressions, object copied first", "copied_reads", "%.0f"),
 )
 
 
@@ -243,6 +271,17 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
     row("mem_used_total / compr_data_size (%)",
         [100.0 * summary[k]["mem_used_total"] / summary[k]["compr_data_size"]
          if summary[k]["compr_data_size"] else 0 for k in kinds], "%.2f")
+    for order in ("sequential", "random"):
+        key = "latency_" + order
+        if not all(key in summary[k] for k in kinds):
+            continue
+        for stat, title in (("faults", "faults"), ("p50_us", "p50 (us)"),
+                            ("p90_us", "p90 (us)"), ("p99_us", "p99 (us)"),
+                            ("max_us", "max (us, of all rounds)"),
+                            ("mean_us", "mean (us)")):
+            row("swap-in fault latency, %s touch: %s" % (order, title),
+                [summary[k][key][stat] for k in kinds],
+                "%.0f" if stat == "faults" else "%.1f")
     for key in ("swpout", "swpout_fallback"):
         sizes = sorted({s for k in kinds for s in summary[k][key]},
                        key=lambda s: int(s.split("-")[1][:-2]))
@@ -259,6 +298,16 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
               "1 M guest instructions)"
               if a.icount else "; times from the host clock"),
            ""] + lines
+    if a.latency:
+        out += ["", "fault latency: after each timed round, the memory paged "
+                "out again and touched back page by page, in order and in a "
+                "fixed random order; each touch that faulted timed alone "
+                "(%s); percentiles over those faults, averaged over the "
+                "rounds" % ("instruction clock: 1 us = 1000 guest "
+                            "instructions" if a.icount else "host clock")]
+    if a.compact:
+        out += ["", "memory compacted between swap-out and swap-in of every "
+                "round (/proc/sys/vm/compact_memory, untimed)"]
     out += ["", "user-space reference, same corpus bytes, %s "
             "(stored = min(compressed, block); same-filled blocks free as in zram):"
             % ("zstd level 3" if a.algo == "zstd" else "lz4 acceleration 1"),
@@ -381,8 +430,10 @@ def main(argv):
     print(text)
     os.makedirs(a.out, exist_ok=True)
     stem = "swap-%s-%s-%dM%s%s%s" % (corpus_name, a.algo, a.size,
-                                    "-4k" if a.no_mthp else
-                                    "-fallback" if a.fallback else "",
+                                    ("-4k" if a.no_mthp else
+                                     "-fallback" if a.fallback else "") +
+                                    ("-compact" if a.compact else "") +
+                                    ("-latency" if a.latency else ""),
                                     "" if a.smp == 2 else "-smp%d" % a.smp,
                                     "" if a.icount else "-hosttime")
     jpath = os.path.join(a.out, stem + ".json")
@@ -390,6 +441,7 @@ def main(argv):
         json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,
                    "smp": a.smp, "icount": a.icount,
                    "mthp": not a.no_mthp, "fallback": a.fallback,
+                   "latency": a.latency, "compact": a.compact,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                    "base": BASE, "commit": guest.git_commit(),

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # kunit.sh SRC [RUN...]: the KUnit suites of mm/.kunitconfig under UML,
 # built out of tree with ccache, in runs: debug (multi-page classes on,
-# with KASAN, lockdep and DEBUG_VM) and single-page (the multi-page option
-# off); both when no RUN is named. Prints KTAP: a
+# with KASAN, lockdep and DEBUG_VM), debug-order4 (the same with the
+# largest multi-page order, 64 KiB objects on 4 KiB pages) and single-page
+# (the multi-page option off); debug-order4 and single-page when no RUN is
+# named (the x86_64 debug guest runs the suite at the default order). Prints KTAP: a
 # result for every test case of both runs (from kunit.py's JSON), and a
 # failed one for a run that did not complete or whose log has a kernel
 # report; then "N passed, N failed". kunit.py's own output goes to stderr.
@@ -11,7 +13,7 @@ set -uo pipefail
 LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 src=$1
 shift
-runs=${*:-debug single-page}
+runs=${*:-debug-order4 single-page}
 cd "$src" || exit 1
 
 run() {	# run NAME KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
@@ -42,11 +44,15 @@ run() {	# run NAME KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
 	fi
 }
 
+debug="--kconfig_add CONFIG_DEBUG_KERNEL=y --kconfig_add CONFIG_KASAN=y
+	--kconfig_add CONFIG_DEBUG_VM=y --kconfig_add CONFIG_PROVE_LOCKING=y
+	--kconfig_add CONFIG_DEBUG_LIST=y"
+# shellcheck disable=SC2086
 for r in $runs; do
 	case $r in
-	debug)	run debug --kconfig_add CONFIG_DEBUG_KERNEL=y --kconfig_add CONFIG_KASAN=y \
-			--kconfig_add CONFIG_DEBUG_VM=y --kconfig_add CONFIG_PROVE_LOCKING=y \
-			--kconfig_add CONFIG_DEBUG_LIST=y ;;
+	debug)	run debug $debug ;;
+	debug-order4)
+		run debug-order4 $debug --kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=4 ;;
 	single-page)
 		run single-page --kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES=n ;;
 	*)	echo "not ok 0 no KUnit run named $r" ;;

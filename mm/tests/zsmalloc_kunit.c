@@ -987,34 +987,51 @@ static void zs_test_migration(struct kunit *test)
 }
 
 /*
- * Read one object through zs_obj_read_begin() and zs_obj_read_sg_begin():
- * an object within one page is mapped, one that spans pages (@nr_pages of
- * them, any number up to a multi-page block and one) is copied into the
- * caller's buffer, and not a byte past its size; the scatterlist has an
- * entry per page and covers the object exactly.
+ * Whether the pages that hold an object's data, as zs_obj_read_sg_begin()
+ * described them in @sg (@nents entries, empty ones skipped), are lowmem
+ * pages of consecutive frame numbers, so that zs_obj_read_begin() may read
+ * the object in place; *@data_pages: how many there are.
  */
-static void zs_test_read_one(struct kunit *test, struct zs_test_obj *obj,
+static bool zs_test_sg_contig(struct scatterlist *sg, unsigned int nents,
+			      unsigned int *data_pages)
+{
+	unsigned long pfn = 0;
+	struct scatterlist *s;
+	bool contig = true;
+	unsigned int i;
+
+	*data_pages = 0;
+	for_each_sg(sg, s, nents, i) {
+		if (!s->length)
+			continue;
+		if (PageHighMem(sg_page(s)) ||
+		    (*data_pages && page_to_pfn(sg_page(s)) != pfn + 1))
+			contig = false;
+		pfn = page_to_pfn(sg_page(s));
+		(*data_pages)++;
+	}
+	return contig;
+}
+
+/*
+ * Read one object through zs_obj_read_sg_begin() and zs_obj_read_begin():
+ * the scatterlist has an entry per page of the object's slot (@nr_pages of
+ * them, any number up to a multi-page block and one) and covers the object
+ * exactly; zs_obj_read_begin() maps an object within one page, reads one
+ * whose data pages are physically contiguous in place, and copies any other
+ * into the caller's buffer, and not a byte past its size. Returns whether
+ * it copied; *@in_place: whether it read an object spanning pages in place.
+ */
+static bool zs_test_read_one(struct kunit *test, struct zs_test_obj *obj,
 			     int nr_pages, struct scatterlist *sg,
-			     unsigned int max_nents)
+			     unsigned int max_nents, bool *in_place)
 {
 	struct zs_test_ctx *ctx = test->priv;
 	size_t len = 0, sg_copied = 0, bad;
+	unsigned int nents, i, data_pages = 0;
 	struct scatterlist *s;
-	unsigned int nents, i;
-	bool copied;
+	bool copied, contig = false;
 	u8 *guard;
-
-	memset(ctx->rbuf, ZS_TEST_POISON, ctx->max + ZS_TEST_GUARD);
-	copied = zs_test_obj_verify(test, ctx, obj);
-	KUNIT_EXPECT_EQ_MSG(test, copied, nr_pages > 1,
-			    "%zu byte object over %d pages", obj->size,
-			    nr_pages);
-	guard = memchr_inv(ctx->rbuf + (copied ? obj->size : 0),
-			   ZS_TEST_POISON,
-			   ctx->max + ZS_TEST_GUARD - (copied ? obj->size : 0));
-	KUNIT_EXPECT_PTR_EQ_MSG(test, guard, NULL,
-				"%zu byte object: read buffer written at %td",
-				obj->size, guard ? guard - ctx->rbuf : 0);
 
 	zs_obj_read_sg_begin(ctx->pool, obj->handle, sg, obj->size);
 	nents = sg_nents(sg);
@@ -1023,6 +1040,7 @@ static void zs_test_read_one(struct kunit *test, struct zs_test_obj *obj,
 			len += s->length;
 		memset(ctx->rbuf, 0, obj->size);
 		sg_copied = sg_copy_to_buffer(sg, nents, ctx->rbuf, obj->size);
+		contig = zs_test_sg_contig(sg, nents, &data_pages);
 	}
 	zs_obj_read_sg_end(ctx->pool, obj->handle);
 	KUNIT_ASSERT_LE(test, nents, max_nents);
@@ -1039,6 +1057,21 @@ static void zs_test_read_one(struct kunit *test, struct zs_test_obj *obj,
 	KUNIT_EXPECT_EQ_MSG(test, bad, obj->size,
 			    "%zu byte object read through sg wrong at %zu",
 			    obj->size, bad);
+
+	memset(ctx->rbuf, ZS_TEST_POISON, ctx->max + ZS_TEST_GUARD);
+	copied = zs_test_obj_verify(test, ctx, obj);
+	KUNIT_EXPECT_EQ_MSG(test, copied, data_pages > 1 && !contig,
+			    "%zu byte object over %u data pages (%s)",
+			    obj->size, data_pages,
+			    contig ? "contiguous" : "not contiguous");
+	guard = memchr_inv(ctx->rbuf + (copied ? obj->size : 0),
+			   ZS_TEST_POISON,
+			   ctx->max + ZS_TEST_GUARD - (copied ? obj->size : 0));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, guard, NULL,
+				"%zu byte object: read buffer written at %td",
+				obj->size, guard ? guard - ctx->rbuf : 0);
+	*in_place = data_pages > 1 && !copied;
+	return copied;
 }
 
 /*
@@ -1055,8 +1088,10 @@ static void zs_test_read_api(struct kunit *test)
 	struct page *pages[ZS_TEST_MAX_OBJ_PAGES];
 	const struct zs_test_class *c;
 	struct scatterlist *sg;
+	unsigned long in_place = 0, copied = 0;
 	struct zs_test_set *set;
 	int n, max_span = 0;
+	bool was_in_place;
 	unsigned int i;
 
 	sg = kunit_kcalloc(test, max_nents, sizeof(*sg), GFP_KERNEL);
@@ -1072,7 +1107,9 @@ static void zs_test_read_api(struct kunit *test)
 			KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(pages));
 			spans[n]++;
 			max_span = max(max_span, n);
-			zs_test_read_one(test, &set->objs[i], n, sg, max_nents);
+			copied += zs_test_read_one(test, &set->objs[i], n, sg,
+						   max_nents, &was_in_place);
+			in_place += was_in_place;
 		}
 		zs_test_set_destroy(test, set);
 		cond_resched();
@@ -1082,14 +1119,108 @@ static void zs_test_read_api(struct kunit *test)
 	KUNIT_EXPECT_GT(test, spans[1], 0);
 	KUNIT_EXPECT_GT(test, spans[2], 0);
 	KUNIT_EXPECT_GE(test, max_span, 1 << ZS_TEST_MULTI_ORDER);
-	kunit_info(test, "objects over 1 page: %lu, over 2 pages: %lu, over up to %d pages\n",
-		   spans[1], spans[2], max_span);
+	kunit_info(test, "objects over 1 page: %lu, over 2 pages: %lu, over up to %d pages; spanning objects read in place: %lu, copied: %lu\n",
+		   spans[1], spans[2], max_span, in_place, copied);
+}
+
+/*
+ * The page of @obj's data that follows its first one, and whether the
+ * pages of its data are contiguous (see zs_test_sg_contig()).
+ */
+static struct page *zs_test_second_page(struct zs_test_ctx *ctx,
+					struct zs_test_obj *obj,
+					struct scatterlist *sg, bool *contig)
+{
+	struct scatterlist *first;
+	unsigned int data_pages;
+	struct page *page;
+
+	zs_obj_read_sg_begin(ctx->pool, obj->handle, sg, obj->size);
+	*contig = zs_test_sg_contig(sg, sg_nents(sg), &data_pages);
+	first = sg->length ? sg : sg_next(sg);
+	page = data_pages > 1 ? sg_page(sg_next(first)) : NULL;
+	zs_obj_read_sg_end(ctx->pool, obj->handle);
+	return page;
+}
+
+/*
+ * Multi-page zspages take their pages from one higher-order allocation
+ * when the page allocator has one free, as it has in a test kernel: every
+ * object of every multi-page class must then be read in place. Moving the
+ * second page of an object's data (zs_test_migrate_page()) breaks the run,
+ * and the object must then be copied, with the same contents.
+ */
+static void zs_test_in_place(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int max_nents = ZS_TEST_MAX_OBJ_PAGES + 1;
+	struct page *pages[ZS_TEST_MAX_OBJ_PAGES];
+	unsigned long in_place = 0, moved = 0;
+	const struct zs_test_class *c;
+	struct scatterlist *sg;
+	struct zs_test_set *set;
+	struct page *second;
+	bool was_in_place, contig;
+	unsigned int i;
+	int n;
+
+	if (!ZS_TEST_MULTI_ORDER)
+		kunit_skip(test, "no multi-page classes");
+
+	sg = kunit_kcalloc(test, max_nents, sizeof(*sg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sg);
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++) {
+		if (c->size <= PAGE_SIZE)
+			continue;
+		set = zs_test_set_create(test, c->objs_per_zspage);
+		zs_test_alloc_range(test, set, 0, set->nr, c->last);
+		for (i = 0; i < set->nr; i++) {
+			n = zs_test_object_pages(ctx->pool, set->objs[i].handle,
+						 pages, ARRAY_SIZE(pages));
+			KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(pages));
+			zs_test_read_one(test, &set->objs[i], n, sg, max_nents,
+					 &was_in_place);
+			KUNIT_EXPECT_TRUE_MSG(test, was_in_place,
+					      "class %zu: object %u copied",
+					      c->size, i);
+			in_place += was_in_place;
+		}
+
+		for (i = 0; IS_ENABLED(CONFIG_COMPACTION) && i < set->nr; i++) {
+			struct zs_test_obj *obj = &set->objs[i];
+
+			/* a neighbour's move may have broken this run already */
+			second = zs_test_second_page(ctx, obj, sg, &contig);
+			if (!second || !contig)
+				continue;
+			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(second), 0);
+			moved++;
+			n = zs_test_object_pages(ctx->pool, obj->handle, pages,
+						 ARRAY_SIZE(pages));
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      zs_test_read_one(test, obj, n, sg,
+							       max_nents,
+							       &was_in_place),
+					      "class %zu: object %u read in place after a page moved",
+					      c->size, i);
+		}
+		zs_test_verify_all(test, set);
+		zs_test_set_destroy(test, set);
+		cond_resched();
+	}
+	KUNIT_EXPECT_GT(test, in_place, 0);
+	if (IS_ENABLED(CONFIG_COMPACTION))
+		KUNIT_EXPECT_GT(test, moved, 0);
+	kunit_info(test, "multi-page objects read in place: %lu, copied after a page moved: %lu\n",
+		   in_place, moved);
 }
 
 static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_class_layout),
 	KUNIT_CASE(zs_test_roundtrip),
 	KUNIT_CASE(zs_test_read_api),
+	KUNIT_CASE(zs_test_in_place),
 	KUNIT_CASE(zs_test_churn),
 	KUNIT_CASE(zs_test_compaction),
 	KUNIT_CASE(zs_test_accounting),

@@ -2199,7 +2199,7 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 
 	guard(rwsem_read)(&zram->dev_lock);
 	return sysfs_emit(buf,
-			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			  (u64)atomic64_read(&bs->blocks_stored),
 			  (u64)atomic64_read(&bs->blocks_written),
 			  (u64)atomic64_read(&bs->block_reads),
@@ -2208,7 +2208,9 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			  (u64)atomic64_read(&bs->nomem_blocks),
 			  (u64)atomic64_read(&bs->same_blocks),
 			  (u64)atomic64_read(&bs->huge_blocks),
-			  (u64)atomic64_read(&bs->buffered_reads));
+			  (u64)atomic64_read(&bs->buffered_reads),
+			  (u64)atomic64_read(&bs->in_place_reads),
+			  (u64)atomic64_read(&bs->copied_reads));
 }
 #endif
 
@@ -2444,6 +2446,30 @@ static int read_from_zspool_raw(struct zram *zram, struct page *page, u32 index)
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
+ * Decompress block @blk into @dst (ZRAM_BLOCK_SIZE bytes) with @zstrm,
+ * counting whether zsmalloc let the object be read in place or copied it
+ * into the stream's local_copy first. Block should be locked.
+ */
+static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
+				 struct zcomp_strm *zstrm, void *dst)
+{
+	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
+	void *src;
+	int ret;
+
+	src = zs_obj_read_begin(zram->mem_pool, blk->handle, blk->size,
+				zstrm->local_copy);
+	if (src == zstrm->local_copy)
+		atomic64_inc(&zram->block_stats.copied_reads);
+	else
+		atomic64_inc(&zram->block_stats.in_place_reads);
+	ret = zcomp_decompress(comp, zstrm, src, blk->size, dst,
+			       ZRAM_BLOCK_SIZE);
+	zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
+	return ret;
+}
+
+/*
  * Decompress block @blk into the stream buffer and tag the buffer with the
  * block object's generation, unless the buffer holds it already (a page of
  * the same block read just before with this stream: swap readahead, small
@@ -2456,17 +2482,11 @@ static int read_from_zspool_raw(struct zram *zram, struct page *page, u32 index)
 static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
 				struct zcomp_strm *zstrm)
 {
-	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
-	void *src;
 	int ret;
 
 	if (blk->gen && zstrm->buffer_tag == blk->gen)
 		return 1;
-	src = zs_obj_read_begin(zram->mem_pool, blk->handle, blk->size,
-				zstrm->local_copy);
-	ret = zcomp_decompress(comp, zstrm, src, blk->size, zstrm->buffer,
-			       ZRAM_BLOCK_SIZE);
-	zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
+	ret = zram_decompress_block(zram, blk, zstrm, zstrm->buffer);
 	if (!ret)
 		zstrm->buffer_tag = blk->gen;
 	return ret;
@@ -2904,26 +2924,21 @@ static void zram_copy_block_to_bio(const void *src, struct bio *bio,
 static int zram_read_block(struct zram *zram, struct bio *bio,
 			   struct bvec_iter iter, u32 index)
 {
-	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
 	struct page *page = zram_bio_block(zram, bio, iter);
 	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
 	int ret = -EAGAIN;
 	unsigned int i;
-	void *src;
 
 	slot_lock(zram, index);
 	blk = zram_block_of(zram, index);
 	if (blk->live != BIT(ZRAM_BLOCK_PAGES) - 1)
 		goto out;
 
-	zstrm = zcomp_stream_get(comp);
+	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
 	if (page) {
-		src = zs_obj_read_begin(zram->mem_pool, blk->handle, blk->size,
-					zstrm->local_copy);
-		ret = zcomp_decompress(comp, zstrm, src, blk->size,
-				       page_address(page), ZRAM_BLOCK_SIZE);
-		zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
+		ret = zram_decompress_block(zram, blk, zstrm,
+					    page_address(page));
 		if (!ret) {
 			for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
 				flush_dcache_page(page + i);
