@@ -1223,24 +1223,31 @@ static void obj_copy_pages(struct zpdesc *zpdesc, unsigned long off,
 /*
  * The object data that starts @off bytes into @zpdesc (see
  * obj_copy_pages()) and runs @len bytes on, as one range of the direct map,
- * if the pages it spans are physically contiguous and not highmem; NULL if
- * they are not.
+ * if the pages it lies in are lowmem pages of consecutive frame numbers;
+ * NULL if they are not.
  */
 static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
 			     size_t len)
 {
-	struct page *first = zpdesc_page(zpdesc);
-	unsigned long pfn = zpdesc_pfn(zpdesc);
-	unsigned int i, nr = DIV_ROUND_UP(off + len, PAGE_SIZE);
+	struct zpdesc *first;
+	unsigned long pfn;
+	unsigned int i, nr;
 
-	if (PageHighMem(first))
-		return NULL;
-	for (i = 1; i < nr; i++) {
+	if (off >= PAGE_SIZE) {
 		zpdesc = get_next_zpdesc(zpdesc);
-		if (zpdesc_pfn(zpdesc) != pfn + i)
+		off -= PAGE_SIZE;
+	}
+	first = zpdesc;
+	pfn = zpdesc_pfn(zpdesc);
+	nr = DIV_ROUND_UP(off + len, PAGE_SIZE);
+	for (i = 0; i < nr; i++) {
+		if (i)
+			zpdesc = get_next_zpdesc(zpdesc);
+		if (zpdesc_pfn(zpdesc) != pfn + i ||
+		    PageHighMem(zpdesc_page(zpdesc)))
 			return NULL;
 	}
-	return page_address(first) + off;
+	return page_address(zpdesc_page(first)) + off;
 }
 
 /**
