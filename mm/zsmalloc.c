@@ -44,11 +44,11 @@
  *
  * A multi-page zspage takes its pages from one higher-order allocation, split
  * into order-0 pages, when the page allocator has such a block free (see
- * alloc_contig_zpdescs()), and from single pages otherwise. Readers and
- * writers of an object spanning pages that are physically contiguous use it
- * in place through the direct map; they copy it page by page only when the
- * pages are not contiguous (order-0 fallback, or a page moved by
- * migration since).
+ * alloc_contig_zpdescs()), and from single pages otherwise. Readers of an
+ * object spanning pages that are physically contiguous use it in place
+ * through the direct map; they copy it page by page only when the pages are
+ * not contiguous (order-0 fallback, or a page moved by migration since).
+ * Writers copy page by page in either case.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -1488,12 +1488,7 @@ void zs_obj_write(struct zs_pool *pool, unsigned long handle,
 		kunmap_local(dst);
 	} else {
 		/* this object spans two or more pages */
-		void *dst = obj_contig_addr(zpdesc, off, mem_len);
-
-		if (dst)
-			memcpy(dst, handle_mem, mem_len);
-		else
-			obj_copy_pages(zpdesc, off, handle_mem, mem_len, true);
+		obj_copy_pages(zpdesc, off, handle_mem, mem_len, true);
 	}
 
 	zspage_read_unlock(zspage);
