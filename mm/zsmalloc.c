@@ -42,13 +42,12 @@
  * so it is at most ZS_MULTI_PAGES_SIZE - ZS_HANDLE_SIZE bytes; none of these
  * classes is huge.
  *
- * A multi-page zspage takes its pages from one higher-order allocation, split
- * into order-0 pages, when the page allocator has such a block free (see
- * alloc_contig_zpdescs()), and from single pages otherwise. Readers of an
- * object spanning pages that are physically contiguous use it in place
- * through the direct map; they copy it page by page only when the pages are
- * not contiguous (order-0 fallback, or a page moved by migration since).
- * Writers copy page by page in either case.
+ * An object that spans pages is read in place through the direct map when
+ * the pages it lies in happen to be physically contiguous (consecutive
+ * order-0 allocations often are), and copied page by page otherwise; see
+ * obj_contig_addr(). zsmalloc never asks for contiguous pages: a zspage
+ * holds no higher-order block that mTHP or other users could want.
+ * Writers copy page by page.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -1038,49 +1037,6 @@ static void create_page_chain(struct size_class *class, struct zspage *zspage,
 	}
 }
 
-static bool is_multi_page_class(struct size_class *class)
-{
-	return IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES) &&
-	       class->index >= ZS_BASE_SIZE_CLASSES;
-}
-
-/*
- * Take the pages of a multi-page class's zspage from one higher-order
- * allocation, split into order-0 pages, so that objects spanning pages lie
- * in one range of the direct map and are read in place (see
- * obj_contig_addr()). Only tried when the allocator has such a block at
- * hand: no reclaim, no compaction, no warning, and never highmem. The pages
- * are ordinary order-0 zspage pages from then on; migration may move any
- * of them, which only sends reads of the objects on it back to copying.
- */
-static bool alloc_contig_zpdescs(struct size_class *class,
-				 struct zpdesc *zpdescs[], gfp_t gfp,
-				 const int nid)
-{
-	unsigned int nr = class->pages_per_zspage;
-	unsigned int order = order_base_2(nr);
-	struct page *page;
-	unsigned int i;
-
-	if (!is_multi_page_class(class))
-		return false;
-
-	gfp &= ~(__GFP_RECLAIM | __GFP_HIGHMEM | __GFP_COMP);
-	page = alloc_pages_node(nid, gfp | __GFP_NORETRY | __GFP_NOWARN, order);
-	if (!page)
-		return false;
-
-	split_page(page, order);
-	for (i = nr; i < 1U << order; i++)
-		__free_page(page + i);
-	for (i = 0; i < nr; i++) {
-		zpdescs[i] = page_zpdesc(page + i);
-		__zpdesc_set_zsmalloc(zpdescs[i]);
-		zpdesc_inc_zone_page_state(zpdescs[i]);
-	}
-	return true;
-}
-
 /*
  * Allocate a zspage for the given size class
  */
@@ -1103,9 +1059,6 @@ static struct zspage *alloc_zspage(struct zs_pool *pool,
 	zspage->class = class->index;
 	zspage_lock_init(zspage);
 
-	if (alloc_contig_zpdescs(class, zpdescs, gfp, nid))
-		goto chain;
-
 	for (i = 0; i < class->pages_per_zspage; i++) {
 		struct zpdesc *zpdesc;
 
@@ -1124,7 +1077,6 @@ static struct zspage *alloc_zspage(struct zs_pool *pool,
 		zpdescs[i] = zpdesc;
 	}
 
-chain:
 	create_page_chain(class, zspage, zpdescs);
 	init_zspage(class, zspage);
 
@@ -1261,13 +1213,12 @@ static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
  *              stored alone in a page, does not)
  *
  * Returns a pointer to the first @mem_len bytes of the object: the object
- * itself, if those bytes lie within one page or in pages that are
- * physically contiguous (as multi-page classes take them when they can),
- * otherwise @local_copy, into which they have been copied. An object
- * larger than a page (see zs_max_alloc_size()) always spans pages, so the
- * caller of such objects must provide a @local_copy of @mem_len bytes; it
- * learns whether the object was copied by comparing the pointer returned
- * with @local_copy.
+ * itself, if those bytes lie within one page or in pages that happen to be
+ * physically contiguous, otherwise @local_copy, into which they have been
+ * copied. An object larger than a page (see zs_max_alloc_size()) always
+ * spans pages, so the caller of such objects must provide a @local_copy of
+ * @mem_len bytes; it learns whether the object was copied by comparing the
+ * pointer returned with @local_copy.
  *
  * The object cannot move until zs_obj_read_end(), which must be called with
  * the same @mem_len and the returned pointer; the caller may sleep in

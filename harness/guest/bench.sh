@@ -21,5 +21,8 @@ extra=
 [ "${LATENCY:-0}" = 1 ] && extra="$extra --latency"
 [ "${COMPACT:-0}" = 1 ] && extra="$extra --compact"
 swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra
-echo "ZMP_EXIT $?"
+rc=$?
+# compaction (kcompactd's proactive runs included) during the run
+grep -E '^(compact_|kcompactd_)' /proc/vmstat | sed 's/^/ZMP_VMSTAT /'
+echo "ZMP_EXIT $rc"
 zram_swap_off zram0

@@ -314,6 +314,7 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 	size_t n = size / PG, i, j, nf = 0;
 	size_t *idx = malloc(n * sizeof(*idx));
 	unsigned long long *lat = malloc(n * sizeof(*lat));
+	struct { unsigned long long ns; size_t touch; } worst[3] = { { 0 } };
 	unsigned long long sum = 0, f0, t0, t1;
 	volatile unsigned char sink = 0;
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
@@ -351,14 +352,28 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 		t0 = ns_now();
 		sink += mem[idx[i] * PG];
 		t1 = ns_now();
-		if (faults_so_far() != f0) {
-			lat[nf++] = t1 - t0;
-			sum += t1 - t0;
+		if (faults_so_far() == f0)
+			continue;
+		lat[nf++] = t1 - t0;
+		sum += t1 - t0;
+		/* the three slowest faults, by their touch number */
+		for (j = 3; j > 0 && t1 - t0 > worst[j - 1].ns; j--)
+			if (j < 3)
+				worst[j] = worst[j - 1];
+		if (j < 3) {
+			worst[j].ns = t1 - t0;
+			worst[j].touch = i;
 		}
 	}
 	if (fail_swapin)
 		make_it_fail(0);
 	(void)sink;
+	if (nf)
+		printf("ZMP_LATENCY_WORST %s: touch %zu of %zu: %.1f us, touch %zu: %.1f us, touch %zu: %.1f us\n",
+		       random_order ? "random" : "sequential",
+		       worst[0].touch, n, worst[0].ns / 1e3,
+		       worst[1].touch, worst[1].ns / 1e3,
+		       worst[2].touch, worst[2].ns / 1e3);
 	qsort(lat, nf, sizeof(*lat), cmp_ull);
 	printf("ZMP_LATENCY {\"order\": \"%s\", \"touches\": %zu, \"faults\": %zu, ",
 	       random_order ? "random" : "sequential", n, nf);

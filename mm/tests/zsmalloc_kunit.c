@@ -1144,11 +1144,12 @@ static struct page *zs_test_second_page(struct zs_test_ctx *ctx,
 }
 
 /*
- * Multi-page zspages take their pages from one higher-order allocation
- * when the page allocator has one free, as it has in a test kernel: every
- * object of every multi-page class must then be read in place. Moving the
- * second page of an object's data (zs_test_migrate_page()) breaks the run,
- * and the object must then be copied, with the same contents.
+ * Objects of multi-page classes whose pages happen to be physically
+ * contiguous are read in place (zs_test_read_one() checks that for each
+ * object against the pages it lies in), and in a fresh pool some are: the
+ * pages of a zspage are allocated one after another. Moving the second page
+ * of such an object's data (zs_test_migrate_page()) breaks the run, and the
+ * object must then be copied, with the same contents.
  */
 static void zs_test_in_place(struct kunit *test)
 {
@@ -1181,9 +1182,6 @@ static void zs_test_in_place(struct kunit *test)
 			KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(pages));
 			zs_test_read_one(test, &set->objs[i], n, sg, max_nents,
 					 &was_in_place);
-			KUNIT_EXPECT_TRUE_MSG(test, was_in_place,
-					      "class %zu: object %u copied",
-					      c->size, i);
 			in_place += was_in_place;
 		}
 
