@@ -12,6 +12,7 @@ import sys
 
 
 BEGIN, END = "<!-- headline:begin -->", "<!-- headline:end -->"
+LBEGIN, LEND = "<!-- latency:begin -->", "<!-- latency:end -->"
 
 
 def run_name(d):
@@ -22,7 +23,40 @@ def run_name(d):
         what += ", 4 KiB folios only"
     elif d["fallback"]:
         what += ", no 16 KiB folio at swap-in"
+    if d.get("compact"):
+        what += ", memory compacted before swap-in"
     return what
+
+
+def headline_runs(results):
+    """The JSON of every run headline.list names, in its order."""
+    with open(os.path.join(results, "headline.list")) as f:
+        names = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    runs = []
+    for name in names:
+        with open(os.path.join(results, name)) as f:
+            runs.append(json.load(f))
+    return runs
+
+
+def latency(results):
+    """The README table of swap-in fault latency, from the headline runs
+    that measured it (bench --latency): baseline -> patched, us of the
+    benchmark's clock."""
+    rows = ["| run | touch order | faults | p50 | p90 | p99 | max | commit |",
+            "|---|---|---|---|---|---|---|---|"]
+    for d in headline_runs(results):
+        b, p = d["summary"]["baseline"], d["summary"]["patched"]
+        for order in ("sequential", "random"):
+            key = "latency_" + order
+            if key not in b or key not in p:
+                continue
+            rows.append("| %s | %s | %.0f, %.0f | %s | %s | %s | %s | %s |" % (
+                run_name(d), order, b[key]["faults"], p[key]["faults"],
+                *("%.1f -> %.1f" % (b[key][k], p[key][k])
+                  for k in ("p50_us", "p90_us", "p99_us", "max_us")),
+                d.get("commit", "not stamped")))
+    return "\n".join(rows)
 
 
 def headline(results):
@@ -30,11 +64,7 @@ def headline(results):
     rows = ["| run | base | swap-out | swap-in | compr_data_size "
             "| compr/ref | used/compr base, patched | commit, date | command |",
             "|---|---|---|---|---|---|---|---|---|"]
-    with open(os.path.join(results, "headline.list")) as f:
-        names = [l.strip() for l in f if l.strip() and not l.startswith("#")]
-    for name in names:
-        with open(os.path.join(results, name)) as f:
-            d = json.load(f)
+    for d in headline_runs(results):
         b, p = d["summary"]["baseline"], d["summary"]["patched"]
         ref = d["reference"]["stored_zram_16k" if d["mthp"] else "stored_zram_4k"]
         rows.append("| %s | %s | %.3f | %.3f | %.3f | %+.3f%% | %.1f%%, %.1f%% "
@@ -58,8 +88,13 @@ def write_readme(readme, results):
         return 1
     head, rest = text.split(BEGIN, 1)
     tail = rest.split(END, 1)[1]
+    text = head + BEGIN + "\n" + headline(results) + "\n" + END + tail
+    if LBEGIN in text and LEND in text:
+        head, rest = text.split(LBEGIN, 1)
+        tail = rest.split(LEND, 1)[1]
+        text = head + LBEGIN + "\n" + latency(results) + "\n" + LEND + tail
     with open(readme, "w") as f:
-        f.write(head + BEGIN + "\n" + headline(results) + "\n" + END + tail)
+        f.write(text)
     return 0
 
 
