@@ -1175,31 +1175,32 @@ static void obj_copy_pages(struct zpdesc *zpdesc, unsigned long off,
 /*
  * The object data that starts @off bytes into @zpdesc (see
  * obj_copy_pages()) and runs @len bytes on, as one range of the direct map,
- * if the pages it lies in are lowmem pages of consecutive frame numbers;
- * NULL if they are not.
+ * if the pages it lies in have consecutive frame numbers; NULL if they do
+ * not, and always with CONFIG_HIGHMEM, whose pages need not be mapped.
  */
 static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
 			     size_t len)
 {
-	struct zpdesc *first;
+	struct page *first;
 	unsigned long pfn;
 	unsigned int i, nr;
+
+	if (IS_ENABLED(CONFIG_HIGHMEM))
+		return NULL;
 
 	if (off >= PAGE_SIZE) {
 		zpdesc = get_next_zpdesc(zpdesc);
 		off -= PAGE_SIZE;
 	}
-	first = zpdesc;
+	first = zpdesc_page(zpdesc);
 	pfn = zpdesc_pfn(zpdesc);
 	nr = DIV_ROUND_UP(off + len, PAGE_SIZE);
-	for (i = 0; i < nr; i++) {
-		if (i)
-			zpdesc = get_next_zpdesc(zpdesc);
-		if (zpdesc_pfn(zpdesc) != pfn + i ||
-		    PageHighMem(zpdesc_page(zpdesc)))
+	for (i = 1; i < nr; i++) {
+		zpdesc = get_next_zpdesc(zpdesc);
+		if (zpdesc_pfn(zpdesc) != pfn + i)
 			return NULL;
 	}
-	return page_address(zpdesc_page(first)) + off;
+	return page_address(first) + off;
 }
 
 /**

@@ -988,24 +988,23 @@ static void zs_test_migration(struct kunit *test)
 
 /*
  * Whether the pages that hold an object's data, as zs_obj_read_sg_begin()
- * described them in @sg (@nents entries, empty ones skipped), are lowmem
- * pages of consecutive frame numbers, so that zs_obj_read_begin() may read
- * the object in place; *@data_pages: how many there are.
+ * described them in @sg (@nents entries, empty ones skipped), have
+ * consecutive frame numbers, so that zs_obj_read_begin() reads the object in
+ * place (never with CONFIG_HIGHMEM); *@data_pages: how many there are.
  */
 static bool zs_test_sg_contig(struct scatterlist *sg, unsigned int nents,
 			      unsigned int *data_pages)
 {
+	bool contig = !IS_ENABLED(CONFIG_HIGHMEM);
 	unsigned long pfn = 0;
 	struct scatterlist *s;
-	bool contig = true;
 	unsigned int i;
 
 	*data_pages = 0;
 	for_each_sg(sg, s, nents, i) {
 		if (!s->length)
 			continue;
-		if (PageHighMem(sg_page(s)) ||
-		    (*data_pages && page_to_pfn(sg_page(s)) != pfn + 1))
+		if (*data_pages && page_to_pfn(sg_page(s)) != pfn + 1)
 			contig = false;
 		pfn = page_to_pfn(sg_page(s));
 		(*data_pages)++;
