@@ -4,14 +4,22 @@
 # set as asked, then swapbench over the corpus on /dev/vda. FAIL_SWAPIN=1:
 # fail_page_alloc fails every allocation of order >= 2 of the tasks that
 # ask for it (swapbench, during its swap-in phases). LATENCY=1, COMPACT=1:
-# swapbench's --latency and --compact.
+# swapbench's --latency and --compact. BLOCK_KB: the device's block_size
+# (0: its default; ignored by a kernel without the attribute).
 . /zmp/lib.sh
-mthp_only "$MTHP_KB"
-if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE"; then
-	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO')"
+if [ "$MTHP_KB" != 0 ] && [ ! -e "$THP/hugepages-${MTHP_KB}kB" ]; then
+	echo "ZMP_ERROR no ${MTHP_KB} KiB mTHP on this kernel"
 	exit 1
 fi
-echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": $MTHP_KB, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"
+mthp_only "$MTHP_KB"
+block=
+[ "${BLOCK_KB:-0}" != 0 ] && block=$((BLOCK_KB * 1024))
+if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" $block; then
+	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO', block size '$block')"
+	exit 1
+fi
+bs=$(cat /sys/block/zram0/block_size 2>/dev/null || echo 0)
+echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": $MTHP_KB, \"block_size\": $bs, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"
 fail=
 if [ "${FAIL_SWAPIN:-0}" = 1 ]; then
 	fail_large_allocs || { echo "ZMP_ERROR fail_page_alloc setup failed"; exit 1; }

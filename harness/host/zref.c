@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * zref: the user-space reference for the swap benchmark.  Compresses the
- * first SIZE bytes of a corpus in independent 4 KiB and 16 KiB blocks with
+ * first SIZE bytes of a corpus in independent 4, 16, 32 and 64 KiB blocks with
  * the algorithm and level zram uses by default (zstd level 3, lz4
  * acceleration 1) and prints, per block size, the stored bytes:
  *   stored       sum of min(compressed, block) over all blocks
@@ -28,8 +28,8 @@ static int same_filled(const unsigned char *p, size_t n)
 
 int main(int argc, char **argv)
 {
-	static const size_t blocks[] = { 4096, 16384 };
-	unsigned long long stored[2], stored_zram[2];
+	static const size_t blocks[] = { 4096, 16384, 32768, 65536 };
+	unsigned long long stored[4], stored_zram[4];
 	size_t size, i, b, off;
 	unsigned char *buf, *dst;
 	const char *algo;
@@ -45,12 +45,12 @@ int main(int argc, char **argv)
 	}
 	algo = argv[2];
 	size = strtoull(argv[3], NULL, 10);
-	if (!size || size % 16384) {
-		fprintf(stderr, "zref: BYTES must be a positive multiple of 16384\n");
+	if (!size || size % 65536) {
+		fprintf(stderr, "zref: BYTES must be a positive multiple of 65536\n");
 		return 2;
 	}
 	buf = malloc(size);
-	dst = malloc(2 * 16384 + 1024);
+	dst = malloc(2 * 65536 + 1024);
 	cctx = ZSTD_createCCtx();
 	if (!buf || !dst || !cctx)
 		return 2;
@@ -60,7 +60,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fclose(f);
-	for (b = 0; b < 2; b++) {
+	for (b = 0; b < 4; b++) {
+		if (list && blocks[b] != 16384)
+			continue;
 		size_t bs = blocks[b];
 
 		stored[b] = stored_zram[b] = 0;
@@ -90,7 +92,7 @@ int main(int argc, char **argv)
 	if (list)
 		return 0;
 	printf("{\"algo\": \"%s\", \"bytes\": %zu", algo, size);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 4; i++)
 		printf(", \"stored_%zuk\": %llu, \"stored_zram_%zuk\": %llu",
 		       blocks[i] / 1024, stored[i], blocks[i] / 1024, stored_zram[i]);
 	printf("}\n");

@@ -334,13 +334,15 @@ matrix_fragment() {
 	done
 }
 
-# build_guest baseline|patched [guest|debug|arm64|arm64-16k]: builds the
-# kernel image, prints its path.
+# build_guest baseline|patched [guest|guest-order4|debug|arm64|arm64-16k]:
+# builds the kernel image, prints its path. guest-order4: the guest kernel
+# with the largest multi-page order (64 KiB blocks; the patched tree only).
 build_guest() {
 	local kind=$1 variant=${2:-guest} src out frags args
 	src=$(prepare_tree "$kind")
 	out=$(tree_dir "$kind")/$variant
-	case $variant in guest|debug|arm64|arm64-16k) ;; *) die "unknown variant $variant" ;; esac
+	case $variant in guest|guest-order4|debug|arm64|arm64-16k) ;; *) die "unknown variant $variant" ;; esac
+	[ "$kind-$variant" = baseline-guest-order4 ] && die "guest-order4: a patched kernel only"
 	mkdir -p "$out"
 	frags="$ZMP_HARNESS/configs/guest.config"
 	case $variant in
@@ -354,6 +356,8 @@ build_guest() {
 	[ "$kind" = baseline ] || frags="$frags $ZMP_HARNESS/configs/patched.config"
 	[ "$kind-$variant" = patched-debug ] &&
 		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
+	[ "$variant" = guest-order4 ] &&
+		frags="$frags $ZMP_HARNESS/configs/order4.config"
 	args=$(arch_args "$variant")
 	# shellcheck disable=SC2086
 	configure_kernel --args "$args" "$src" "$out" $frags
@@ -438,16 +442,19 @@ check_config() {
 # libexec/frag.py) on the kernels it names: SCRIPT --validate prints them after
 # checking ARGS; they are built, then SCRIPT runs on them.
 run_host_py() {
-	local script=$ZMP_HARNESS/libexec/$1 kinds k img args=() src
+	local script=$ZMP_HARNESS/libexec/$1 kinds k v img args=() src
 	shift
 	for k in "$@"; do
 		case $k in -h|--help) exec /usr/bin/python3 "$script" --help ;; esac
 	done
 	install_host_deps
+	# KIND or KIND:VARIANT words: the kernels the script runs, their builds
 	kinds=$(/usr/bin/python3 "$script" --validate "$@") || exit $?
 	for k in $kinds; do
-		img=$(build_guest "$k" guest)
-		args+=("--$k-kernel" "$img")
+		v=guest
+		[[ $k == *:* ]] && v=${k#*:}
+		img=$(build_guest "${k%%:*}" "$v")
+		args+=("--${k%%:*}-kernel" "$img")
 	done
 	src=$(prepare_tree patched)
 	exec /usr/bin/python3 "$script" "${args[@]}" --src "$src" "$@"

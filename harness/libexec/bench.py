@@ -23,6 +23,7 @@ from corpus import fail, prepare_corpus  # noqa: E402
 MIB = 1 << 20
 ROUND_PREFIX = "ZMP_ROUND "
 LATENCY_PREFIX = "ZMP_LATENCY "
+CONF_PREFIX = "ZMP_CONF "
 LATENCY_KEYS = ("faults", "p50_us", "p90_us", "p99_us", "max_us", "mean_us")
 MM_KEYS = ("orig_data_size", "compr_data_size", "mem_used_total",
            "pages_compacted", "huge_pages")
@@ -82,6 +83,13 @@ def parse_args(argv):
                     "objects are read copied rather than in place")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
+    ap.add_argument("--mthp", type=int, default=16, metavar="KiB",
+                    help="the one mTHP size enabled (default 16)")
+    ap.add_argument("--block-size", type=int, metavar="KiB",
+                    help="the patched zram device's block_size (default: "
+                    "the device's default, 16); above 16 the patched "
+                    "kernel is built with ZSMALLOC_MULTI_PAGES_ORDER 4 "
+                    "(largest block 64 KiB)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=900,
@@ -102,7 +110,31 @@ def parse_args(argv):
         ap.error("--profile counts instructions: not with --host-time")
     if a.fallback and a.no_mthp:
         ap.error("--fallback needs mTHP: it fails their swap-in")
+    if a.no_mthp and "--mthp" in argv:
+        ap.error("--no-mthp and --mthp exclude each other")
+    if a.mthp not in (16, 32, 64, 128, 256, 512, 1024):
+        ap.error("--mthp: an anonymous mTHP size, 16..1024 KiB")
+    if a.block_size is not None and a.block_size not in (4, 8, 16, 32, 64):
+        ap.error("--block-size: 4, 8, 16, 32 or 64 KiB")
+    if a.no_mthp:
+        a.mthp = 0
     return a
+
+
+def block_kb(a):
+    """The block size the patched device stores (16 KiB: its default)."""
+    return a.block_size or 16
+
+
+def stored_block_kb(a):
+    """The block the patched kernel compresses the corpus in: its block
+    size when the mTHP covers whole blocks, else 4 KiB pages."""
+    return block_kb(a) if a.mthp and a.mthp >= block_kb(a) else 4
+
+
+def patched_variant(a):
+    """The patched kernel build: blocks over 16 KiB need order 4."""
+    return "guest-order4" if block_kb(a) > 16 else "guest"
 
 
 def reference(img, algo, size_bytes):
@@ -116,7 +148,7 @@ def run_round(a, kind, kernel, img, rnd):
     label = "bench-%s-r%d" % (kind, rnd)
     initrd = os.path.join(guest.WORK, "initramfs-bench.cpio.gz")
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
-            "MTHP_KB": 0 if a.no_mthp else 16,
+            "MTHP_KB": a.mthp, "BLOCK_KB": a.block_size or 0,
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
@@ -144,6 +176,13 @@ def run_round(a, kind, kernel, img, rnd):
         fail("%s: the guest run failed (console: %s):\n  %s"
              % (label, logfile, tail))
     r = rounds[0]
+    confs = [json.loads(l[len(CONF_PREFIX):]) for l in text.splitlines()
+             if l.startswith(CONF_PREFIX)]
+    r["zram_conf"] = confs[0] if confs else {}
+    if kind != "baseline" and a.block_size and \
+            r["zram_conf"].get("block_size") != a.block_size * 1024:
+        fail("%s: the device's block_size is %s, not %d KiB (console: %s)"
+             % (label, r["zram_conf"].get("block_size"), a.block_size, logfile))
     if r["mismatches"]:
         fail("%s: %d bytes differ after swap-in" % (label, r["mismatches"]))
     lat = [json.loads(l[len(LATENCY_PREFIX):]) for l in text.splitlines()
@@ -291,9 +330,7 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
     out = ["", "corpus %s, %d MiB, %s, %s, %d round(s) per kernel "
            "(one boot each, alternating), %d vCPU(s)%s"
            % (corpus_name, a.size, a.algo,
-              "4 KiB folios only" if a.no_mthp else
-              "16 KiB mTHP, every large swap-in allocation failing"
-              if a.fallback else "16 KiB mTHP", a.rounds, a.smp,
+              mthp_title(a), a.rounds, a.smp,
               "; times from the instruction clock (qemu -icount: 1 ms = "
               "1 M guest instructions)"
               if a.icount else "; times from the host clock"),
@@ -313,7 +350,8 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
             % ("zstd level 3" if a.algo == "zstd" else "lz4 acceleration 1"),
             "| block | stored bytes | stored/orig | zram-like stored bytes |",
             "|---|---|---|---|"]
-    for b in ("4k", "16k"):
+    for b in sorted({"4k", "16k", "%dk" % stored_block_kb(a)},
+                    key=lambda b: int(b[:-1])):
         out.append("| %s | %d | %.2f%% | %d |"
                    % (b.upper().replace("K", " KiB"), ref["stored_" + b],
                       100.0 * ref["stored_" + b] / ref["bytes"],
@@ -337,6 +375,15 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
             same_file(a.baseline_kernel, a.patched_kernel):
         out.append("\nnote: the baseline and patched kernels are the same build")
     return "\n".join(out)
+
+
+def mthp_title(a):
+    t = ("4 KiB folios only" if a.no_mthp else "%d KiB mTHP" % a.mthp)
+    if a.block_size is not None:
+        t += ", %d KiB blocks" % a.block_size
+    if a.fallback:
+        t += ", every large swap-in allocation failing"
+    return t
 
 
 def same_file(x, y):
@@ -396,7 +443,8 @@ def main(argv):
                 os.path.getsize(a.corpus) < a.size * MIB:
             fail("corpus %s has %d bytes, fewer than the %d MiB mapping "
                  "(use a smaller --size)" % (a.corpus, os.path.getsize(a.corpus), a.size))
-        print(" ".join(kinds))
+        print(" ".join(k + ":" + (patched_variant(a) if k == "patched" else "guest")
+                       for k in kinds))
         return 0
     kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel,
                "noswapin": a.noswapin_kernel}
@@ -432,6 +480,10 @@ def main(argv):
     stem = "swap-%s-%s-%dM%s%s%s" % (corpus_name, a.algo, a.size,
                                     ("-4k" if a.no_mthp else
                                      "-fallback" if a.fallback else "") +
+                                    ("" if a.mthp in (0, 16) else
+                                     "-m%dk" % a.mthp) +
+                                    ("" if a.block_size is None else
+                                     "-b%dk" % a.block_size) +
                                     ("-compact" if a.compact else "") +
                                     ("-latency" if a.latency else ""),
                                     "" if a.smp == 2 else "-smp%d" % a.smp,
@@ -441,6 +493,8 @@ def main(argv):
         json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,
                    "smp": a.smp, "icount": a.icount,
                    "mthp": not a.no_mthp, "fallback": a.fallback,
+                   "mthp_kb": a.mthp, "block_kb": block_kb(a),
+                   "stored_block_kb": stored_block_kb(a),
                    "latency": a.latency, "compact": a.compact,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -451,8 +505,7 @@ def main(argv):
     ppath = os.path.join(a.out, stem + ".png")
     print("\nJSON: %s" % jpath)
     if plot(rounds, kinds, ppath, "%s %s %d MiB %s" % (
-            corpus_name, a.algo, a.size, "4K" if a.no_mthp else
-            "16K mTHP, forced fallback" if a.fallback else "16K mTHP")):
+            corpus_name, a.algo, a.size, mthp_title(a))):
         print("plot: %s" % ppath)
     return 0
 

@@ -4,8 +4,8 @@
 # built out of tree with ccache, in runs: debug (multi-page classes on,
 # with KASAN, lockdep and DEBUG_VM), debug-order4 (the same with the
 # largest multi-page order, 64 KiB objects on 4 KiB pages) and single-page
-# (the multi-page option off); debug-order4 and single-page when no RUN is
-# named (the x86_64 debug guest runs the suite at the default order). Prints KTAP: a
+# (the multi-page option off); debug and single-page when no RUN is named
+# (the x86_64 debug guest runs the suite at order 4). Prints KTAP: a
 # result for every test case of both runs (from kunit.py's JSON), and a
 # failed one for a run that did not complete or whose log has a kernel
 # report; then "N passed, N failed". kunit.py's own output goes to stderr.
@@ -13,7 +13,7 @@ set -uo pipefail
 LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 src=$1
 shift
-runs=${*:-debug-order4 single-page}
+runs=${*:-debug single-page}
 cd "$src" || exit 1
 
 run() {	# run NAME KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered

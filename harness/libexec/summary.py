@@ -66,7 +66,7 @@ def headline(results):
             "|---|---|---|---|---|---|---|---|---|"]
     for d in headline_runs(results):
         b, p = d["summary"]["baseline"], d["summary"]["patched"]
-        ref = d["reference"]["stored_zram_16k" if d["mthp"] else "stored_zram_4k"]
+        ref = d["reference"]["stored_zram_%dk" % d.get("stored_block_kb", 16 if d["mthp"] else 4)]
         rows.append("| %s | %s | %.3f | %.3f | %.3f | %+.3f%% | %.1f%%, %.1f%% "
                     "| %s, %s | `%s` |" % (
             run_name(d), d.get("base", "6.12"),
@@ -117,7 +117,7 @@ def main(argv):
             continue
         b, p = s["baseline"], s["patched"]
         # without mTHP zram compresses page by page: its limit is the 4 KiB one
-        ref = d["reference"]["stored_zram_16k" if d["mthp"] else "stored_zram_4k"]
+        ref = d["reference"]["stored_zram_%dk" % d.get("stored_block_kb", 16 if d["mthp"] else 4)]
         # runs before the JSON had "smp" booted a guest that had only its
         # boot CPU online (no ACPI), whatever qemu's -smp said; runs before
         # it had "icount" timed with the host's clock

@@ -460,6 +460,35 @@ static int zs_test_init(struct kunit *test)
 }
 
 /*
+ * For every block a caller may compress (two pages up to the largest), the
+ * threshold zs_block_huge_size() gives is the first object size whose
+ * class costs the block or more: the size just below it still saves space.
+ */
+static void zs_test_block_huge(struct kunit *test, struct zs_test_ctx *ctx)
+{
+	size_t too_big = PAGE_SIZE << (ZS_TEST_MULTI_ORDER + 1);
+
+	/* a page, more than the largest block, not whole pages: no block */
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, too_big), 0);
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, 3 * PAGE_SIZE / 2), 0);
+	for (unsigned int order = 1; order <= ZS_TEST_MULTI_ORDER; order++) {
+		size_t block = PAGE_SIZE << order;
+		size_t h = zs_block_huge_size(ctx->pool, block);
+
+		KUNIT_ASSERT_GT(test, h, PAGE_SIZE);
+		KUNIT_ASSERT_LE(test, h, block);
+		KUNIT_EXPECT_GE(test, zs_test_class_of(ctx, h)->size, block);
+		KUNIT_EXPECT_LT(test, zs_test_class_of(ctx, h - 1)->size, block);
+		kunit_info(test, "block %zu: stored as pages from %zu bytes\n",
+			   block, h);
+	}
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, PAGE_SIZE <<
+						 ZS_TEST_MULTI_ORDER),
+			zs_multi_pages_huge_class_size(ctx->pool));
+}
+
+/*
  * Multi-page classes follow the base huge class up to the block size less
  * the inline handle; the multi-page huge threshold is where the top class,
  * which costs a whole block per object, begins.
@@ -482,6 +511,7 @@ static void zs_test_multi_layout(struct kunit *test, struct zs_test_ctx *ctx)
 	KUNIT_EXPECT_EQ(test, top->objs_per_zspage, 1);
 	KUNIT_ASSERT_GT(test, multi_huge, PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, top->first, multi_huge);
+	zs_test_block_huge(test, ctx);
 	below = top - 1;
 	KUNIT_EXPECT_GT(test, below->first, PAGE_SIZE);
 	KUNIT_EXPECT_GT(test, below->objs_per_zspage, 1);

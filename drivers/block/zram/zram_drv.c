@@ -67,23 +67,43 @@ static void slot_lock_init(struct zram *zram)
 	lockdep_init_map(&zram->table_lock_map, "zram->table[index].lock", &__key, 0);
 }
 
-static inline bool zram_multi_pages(struct zram *zram)
+/* A device's block: 1 << order slots, 0 for a device that stores pages */
+static inline unsigned int zram_block_order(struct zram *zram)
 {
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	return zram->multi_pages;
+	return zram->block_order;
 #else
-	return false;
+	return 0;
 #endif
+}
+
+static inline unsigned int zram_block_pages(struct zram *zram)
+{
+	return 1U << zram_block_order(zram);
+}
+
+static inline size_t zram_block_size(struct zram *zram)
+{
+	return PAGE_SIZE << zram_block_order(zram);
+}
+
+static inline bool zram_multi_pages(struct zram *zram)
+{
+	return zram_block_order(zram) > 0;
 }
 
 /*
  * Multi-page blocks
  *
- * On a device with multi_pages set, a bio segment that covers a whole
- * aligned block of ZRAM_BLOCK_PAGES slots with one large folio is
- * compressed as one zsmalloc object. Its handle and size live in
- * zram->blocks[], one entry a block; each slot of the block carries
- * ZRAM_MULTI and its bit in the block's live mask, and no handle of its own.
+ * A device stores blocks when its block_size is more than a page (the
+ * multi_pages attribute turns that on and off): a bio segment that covers
+ * a whole aligned block of slots with one large folio is then compressed
+ * as one zsmalloc object. The block size is the device's (zram->block_order,
+ * set before disksize, up to ZRAM_MAX_BLOCK_ORDER): a 64 KiB folio is one
+ * block on a device of 64 KiB blocks and four on one of 16 KiB blocks. The
+ * object's handle and size live in zram->blocks[], one entry a block; each
+ * slot of the block carries ZRAM_MULTI and its bit in the block's live
+ * mask, and no handle of its own.
  *
  * One lock guards a block: on such a device, the slot lock of any slot is
  * the slot lock of its block's first slot (zram_lock_index()), so every
@@ -97,8 +117,9 @@ static inline bool zram_multi_pages(struct zram *zram)
  * that stream is copied from the buffer without decompressing again, and
  * copies the page out; a whole-block read decompresses once, straight into
  * the folio when one large folio holds the block. Blocks that are
- * same-filled, that do not compress below zs_multi_pages_huge_class_size(),
- * or that zsmalloc has no memory for, are stored page by page instead.
+ * same-filled, that do not compress below zs_block_huge_size() (their
+ * object would cost as much as the pages uncompressed), or that zsmalloc
+ * has no memory for, are stored page by page instead.
  *
  * Swap frees slots from zram_slot_free_notify() under a spinlock, where
  * the (sleeping) block lock can only be tried. When the try fails, the
@@ -112,14 +133,14 @@ static inline bool zram_multi_pages(struct zram *zram)
 static u32 zram_lock_index(struct zram *zram, u32 index)
 {
 	if (zram_multi_pages(zram))
-		return round_down(index, ZRAM_BLOCK_PAGES);
+		return round_down(index, zram_block_pages(zram));
 	return index;
 }
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 static struct zram_block *zram_block_of(struct zram *zram, u32 index)
 {
-	return &zram->blocks[index >> ZRAM_BLOCK_ORDER];
+	return &zram->blocks[index >> zram_block_order(zram)];
 }
 
 static bool slot_has_pending(struct zram *zram, u32 first)
@@ -140,7 +161,7 @@ static void slot_free_pending(struct zram *zram, u32 first)
 	if (!slot_has_pending(zram, first))
 		return;
 	pending = xchg(&zram_block_of(zram, first)->pending, 0);
-	for_each_set_bit(i, &pending, ZRAM_BLOCK_PAGES)
+	for_each_set_bit(i, &pending, zram_block_pages(zram))
 		slot_free(zram, first + i);
 }
 #else
@@ -2148,7 +2169,7 @@ static ssize_t multi_pages_show(struct device *dev,
 	bool val;
 
 	guard(rwsem_read)(&zram->dev_lock);
-	val = zram->multi_pages;
+	val = zram_multi_pages(zram);
 
 	return sysfs_emit(buf, "%d\n", val);
 }
@@ -2186,7 +2207,38 @@ static ssize_t multi_pages_store(struct device *dev,
 		pr_info("Cannot change multi_pages for initialized device\n");
 		return -EBUSY;
 	}
-	zram->multi_pages = val;
+	zram->block_order = val ? ZRAM_DEF_BLOCK_ORDER : 0;
+
+	return len;
+}
+
+static ssize_t block_size_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+
+	guard(rwsem_read)(&zram->dev_lock);
+	return sysfs_emit(buf, "%zu\n", zram_block_size(zram));
+}
+
+/* A power of two from PAGE_SIZE (pages, no blocks) to the largest block */
+static ssize_t block_size_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u64 size;
+
+	if (zram_parse_size(buf, &size) || size < PAGE_SIZE ||
+	    size > PAGE_SIZE << ZRAM_MAX_BLOCK_ORDER || !is_power_of_2(size))
+		return -EINVAL;
+
+	guard(rwsem_write)(&zram->dev_lock);
+	if (init_done(zram)) {
+		pr_info("Cannot change block_size for initialized device\n");
+		return -EBUSY;
+	}
+	zram->block_order = ilog2(size >> PAGE_SHIFT);
 
 	return len;
 }
@@ -2257,11 +2309,10 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 		huge_class_size = zs_huge_class_size(zram->mem_pool);
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	zram->block_huge_size =
-		min(zs_multi_pages_huge_class_size(zram->mem_pool),
-		    zs_max_alloc_size(zram->mem_pool) + 1);
-	if (zram->multi_pages) {
-		size_t nr_blocks = DIV_ROUND_UP(num_pages, ZRAM_BLOCK_PAGES);
+	if (zram_multi_pages(zram)) {
+		zram->block_huge_size = zs_block_huge_size(zram->mem_pool,
+							   zram_block_size(zram));
+		size_t nr_blocks = DIV_ROUND_UP(num_pages, zram_block_pages(zram));
 
 		zram->blocks = __vmalloc(array_size(nr_blocks,
 						    sizeof(*zram->blocks)),
@@ -2287,7 +2338,7 @@ static void zram_block_put(struct zram *zram, u32 index)
 	struct zram_block *blk = zram_block_of(zram, index);
 
 	clear_slot_flag(zram, index, ZRAM_MULTI);
-	blk->live &= ~BIT(index & (ZRAM_BLOCK_PAGES - 1));
+	blk->live &= ~BIT(index & (zram_block_pages(zram) - 1));
 	if (blk->live)
 		return;
 
@@ -2446,7 +2497,7 @@ static int read_from_zspool_raw(struct zram *zram, struct page *page, u32 index)
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
- * Decompress block @blk into @dst (ZRAM_BLOCK_SIZE bytes) with @zstrm,
+ * Decompress block @blk into @dst (a block of bytes) with @zstrm,
  * counting whether zsmalloc let the object be read in place or copied it
  * into the stream's local_copy first. Block should be locked.
  */
@@ -2464,7 +2515,7 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
 	else
 		atomic64_inc(&zram->block_stats.in_place_reads);
 	ret = zcomp_decompress(comp, zstrm, src, blk->size, dst,
-			       ZRAM_BLOCK_SIZE);
+			       zram_block_size(zram));
 	zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
 	return ret;
 }
@@ -2512,7 +2563,7 @@ static int read_block_page(struct zram *zram, struct page *page, u32 index)
 	}
 	if (!ret)
 		memcpy_to_page(page, 0, zstrm->buffer +
-			       (index & (ZRAM_BLOCK_PAGES - 1)) * PAGE_SIZE,
+			       (index & (zram_block_pages(zram) - 1)) * PAGE_SIZE,
 			       PAGE_SIZE);
 	zcomp_stream_put(zstrm);
 	return ret;
@@ -2766,31 +2817,33 @@ static int zram_bvec_write(struct zram *zram, struct bio_vec *bvec,
 static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
 				   struct bvec_iter iter)
 {
+	size_t size = zram_block_size(zram);
 	struct folio *folio;
 	struct page *page;
 	struct bio_vec bv;
 
 	if (!zram_multi_pages(zram) ||
-	    !IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT))
+	    !IS_ALIGNED(iter.bi_sector, size >> SECTOR_SHIFT))
 		return NULL;
 	bv = mp_bvec_iter_bvec(bio->bi_io_vec, iter);
-	if (bv.bv_len < ZRAM_BLOCK_SIZE || offset_in_page(bv.bv_offset))
+	if (bv.bv_len < size || offset_in_page(bv.bv_offset))
 		return NULL;
 	page = bv.bv_page + (bv.bv_offset >> PAGE_SHIFT);
 	folio = page_folio(page);
-	if (folio_page_idx(folio, page) + ZRAM_BLOCK_PAGES >
+	if (folio_page_idx(folio, page) + (size >> PAGE_SHIFT) >
 	    folio_nr_pages(folio))
 		return NULL;
 	return page;
 }
 
-static bool zram_block_same_filled(void *mem, unsigned long *element)
+static bool zram_block_same_filled(void *mem, unsigned int pages,
+				   unsigned long *element)
 {
 	unsigned int i;
 
 	if (!page_same_filled(mem, element))
 		return false;
-	for (i = 1; i < ZRAM_BLOCK_PAGES; i++) {
+	for (i = 1; i < pages; i++) {
 		unsigned long other;
 
 		if (!page_same_filled(mem + i * PAGE_SIZE, &other) ||
@@ -2806,7 +2859,7 @@ static int zram_write_block_as_pages(struct zram *zram, struct page *page,
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
+	for (i = 0; i < zram_block_pages(zram); i++) {
 		ret = zram_write_page(zram, page + i, index + i);
 		if (ret)
 			return ret;
@@ -2818,7 +2871,7 @@ static int zram_write_block_as_pages(struct zram *zram, struct page *page,
 }
 
 /*
- * Store the ZRAM_BLOCK_PAGES pages from @page (of one folio, not highmem:
+ * Store the block of pages from @page (of one folio, not highmem:
  * see the Kconfig dependency) at slots @index.. as one compressed object,
  * or page by page where a block object does not pay or cannot be had.
  */
@@ -2826,6 +2879,7 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 {
 	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
 	struct zram_block_stats *bs = &zram->block_stats;
+	unsigned int nr = zram_block_pages(zram);
 	void *src = page_address(page);
 	struct zcomp_strm *zstrm;
 	unsigned int comp_len, i;
@@ -2834,13 +2888,13 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 	unsigned long handle;
 	int ret;
 
-	if (zram_block_same_filled(src, &element)) {
+	if (zram_block_same_filled(src, nr, &element)) {
 		atomic64_inc(&bs->same_blocks);
 		return zram_write_block_as_pages(zram, page, index);
 	}
 
 	zstrm = zcomp_stream_get(comp);
-	ret = zcomp_compress(comp, zstrm, src, ZRAM_BLOCK_SIZE, &comp_len);
+	ret = zcomp_compress(comp, zstrm, src, nr * PAGE_SIZE, &comp_len);
 	if (unlikely(ret)) {
 		zcomp_stream_put(zstrm);
 		pr_err("Compression failed! err=%d\n", ret);
@@ -2873,20 +2927,20 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 	zcomp_stream_put(zstrm);
 
 	slot_lock(zram, index);
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+	for (i = 0; i < nr; i++)
 		slot_free(zram, index + i);
 	blk = zram_block_of(zram, index);
 	blk->handle = handle;
 	blk->size = comp_len;
-	blk->live = BIT(ZRAM_BLOCK_PAGES) - 1;
+	blk->live = BIT(nr) - 1;
 	blk->gen = atomic64_inc_return(&zram->block_gen);
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
+	for (i = 0; i < nr; i++) {
 		set_slot_flag(zram, index + i, ZRAM_MULTI);
 		mark_slot_accessed(zram, index + i);
 	}
 	slot_unlock(zram, index);
 
-	atomic64_add(ZRAM_BLOCK_PAGES, &zram->stats.pages_stored);
+	atomic64_add(nr, &zram->stats.pages_stored);
 	atomic64_add(comp_len, &zram->stats.compr_data_size);
 	atomic64_inc(&bs->blocks_stored);
 	atomic64_inc(&bs->blocks_written);
@@ -2898,15 +2952,15 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
  * @bio from @iter on, however many: the small folios of a swap-in or of a
  * page cache read, or large folios not aligned to the block.
  */
-static void zram_copy_block_to_bio(const void *src, struct bio *bio,
-				   struct bvec_iter iter)
+static void zram_copy_block_to_bio(const void *src, size_t size,
+				   struct bio *bio, struct bvec_iter iter)
 {
 	unsigned int done = 0;
 	struct bio_vec bv;
 
-	while (done < ZRAM_BLOCK_SIZE) {
+	while (done < size) {
 		bv = bio_iter_iovec(bio, iter);
-		bv.bv_len = min_t(u32, bv.bv_len, ZRAM_BLOCK_SIZE - done);
+		bv.bv_len = min_t(u32, bv.bv_len, size - done);
 		memcpy_to_bvec(&bv, src + done);
 		flush_dcache_page(bv.bv_page);
 		done += bv.bv_len;
@@ -2925,6 +2979,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 			   struct bvec_iter iter, u32 index)
 {
 	struct page *page = zram_bio_block(zram, bio, iter);
+	unsigned int nr = zram_block_pages(zram);
 	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
 	int ret = -EAGAIN;
@@ -2932,7 +2987,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 
 	slot_lock(zram, index);
 	blk = zram_block_of(zram, index);
-	if (blk->live != BIT(ZRAM_BLOCK_PAGES) - 1)
+	if (blk->live != BIT(nr) - 1)
 		goto out;
 
 	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
@@ -2940,19 +2995,20 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		ret = zram_decompress_block(zram, blk, zstrm,
 					    page_address(page));
 		if (!ret) {
-			for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+			for (i = 0; i < nr; i++)
 				flush_dcache_page(page + i);
 		}
 	} else {
 		ret = zram_block_to_buffer(zram, blk, zstrm);
 		if (ret >= 0) {
-			zram_copy_block_to_bio(zstrm->buffer, bio, iter);
+			zram_copy_block_to_bio(zstrm->buffer, nr * PAGE_SIZE,
+					       bio, iter);
 			ret = 0;
 		}
 	}
 	zcomp_stream_put(zstrm);
 
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+	for (i = 0; i < nr; i++)
 		mark_slot_accessed(zram, index + i);
 out:
 	slot_unlock(zram, index);
@@ -2965,8 +3021,10 @@ out:
 static bool zram_bio_reads_block(struct zram *zram, struct bio *bio,
 				 struct bvec_iter iter)
 {
-	return zram_multi_pages(zram) && iter.bi_size >= ZRAM_BLOCK_SIZE &&
-	       IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT);
+	size_t size = zram_block_size(zram);
+
+	return zram_multi_pages(zram) && iter.bi_size >= size &&
+	       IS_ALIGNED(iter.bi_sector, size >> SECTOR_SHIFT);
 }
 #else
 static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
@@ -3370,7 +3428,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 					break;
 				}
 				/* the block may span several segments */
-				bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
+				bio_advance_iter(bio, &iter, zram_block_size(zram));
 				continue;
 			}
 		}
@@ -3414,7 +3472,7 @@ static void zram_bio_write(struct zram *zram, struct bio *bio)
 				bio->bi_status = BLK_STS_IOERR;
 				break;
 			}
-			bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
+			bio_advance_iter(bio, &iter, zram_block_size(zram));
 			continue;
 		}
 
@@ -3493,7 +3551,7 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	 * or, if it already looked, the trylock below or the lock's next
 	 * holder does (see slot_unlock() for the barrier pairing).
 	 */
-	set_bit(index & (ZRAM_BLOCK_PAGES - 1),
+	set_bit(index & (zram_block_pages(zram) - 1),
 		&zram_block_of(zram, index)->pending);
 	/* Pairs with clear_and_wake_up_bit()'s barrier in slot_unlock() */
 	smp_mb__after_atomic();
@@ -3581,8 +3639,8 @@ static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 		/* recompression works on single pages only */
-		zram->params[prio].block_size = zram->multi_pages &&
-			prio == ZRAM_PRIMARY_COMP ? ZRAM_BLOCK_SIZE : PAGE_SIZE;
+		zram->params[prio].block_size = prio == ZRAM_PRIMARY_COMP ?
+			zram_block_size(zram) : PAGE_SIZE;
 #endif
 		comp = zcomp_create(zram->comp_algs[prio],
 				    &zram->params[prio]);
@@ -3692,6 +3750,7 @@ static DEVICE_ATTR_WO(recompress);
 static DEVICE_ATTR_WO(algorithm_params);
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 static DEVICE_ATTR_RW(multi_pages);
+static DEVICE_ATTR_RW(block_size);
 static DEVICE_ATTR_RO(multi_pages_stat);
 #endif
 
@@ -3723,6 +3782,7 @@ static struct attribute *zram_disk_attrs[] = {
 	&dev_attr_algorithm_params.attr,
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	&dev_attr_multi_pages.attr,
+	&dev_attr_block_size.attr,
 	&dev_attr_multi_pages_stat.attr,
 #endif
 	NULL,
@@ -3797,7 +3857,7 @@ static int zram_add(void)
 	zram_comp_params_reset(zram);
 	comp_algorithm_set(zram, ZRAM_PRIMARY_COMP, default_compressor);
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	zram->multi_pages = true;
+	zram->block_order = ZRAM_DEF_BLOCK_ORDER;
 #endif
 
 	/* Actual capacity set using sysfs (/sys/block/zram<id>/disksize */
@@ -3961,9 +4021,9 @@ static int __init zram_init(void)
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	/*
 	 * zram_block's live and pending masks hold a bit per slot, and
-	 * BIT(ZRAM_BLOCK_PAGES) - 1 must fit in live
+	 * BIT(ZRAM_MAX_BLOCK_PAGES) - 1 must fit in live
 	 */
-	BUILD_BUG_ON(ZRAM_BLOCK_PAGES >= 32);
+	BUILD_BUG_ON(ZRAM_MAX_BLOCK_PAGES >= 32);
 #endif
 
 	ret = cpuhp_setup_state_multi(CPUHP_ZCOMP_PREPARE, "block/zram:prepare",

@@ -30,16 +30,19 @@
 
 /*
  * With CONFIG_ZRAM_MULTI_PAGES, a device may store each aligned block of
- * ZRAM_BLOCK_PAGES pages that a large folio writes at once as one
- * compressed object (see "Multi-page blocks" in zram_drv.c).
+ * pages that a large folio writes at once as one compressed object (see
+ * "Multi-page blocks" in zram_drv.c). Each device has its block size, of
+ * up to the largest object zsmalloc takes; new devices start with 16 KiB
+ * blocks (on 4 KiB pages), the mTHP size phones swap, or the largest if
+ * that is smaller.
  */
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-#define ZRAM_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#define ZRAM_MAX_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#define ZRAM_DEF_BLOCK_ORDER	MIN(ZRAM_MAX_BLOCK_ORDER, 2)
 #else
-#define ZRAM_BLOCK_ORDER	0
+#define ZRAM_MAX_BLOCK_ORDER	0
 #endif
-#define ZRAM_BLOCK_PAGES	BIT(ZRAM_BLOCK_ORDER)
-#define ZRAM_BLOCK_SIZE		(PAGE_SIZE << ZRAM_BLOCK_ORDER)
+#define ZRAM_MAX_BLOCK_PAGES	BIT(ZRAM_MAX_BLOCK_ORDER)
 
 /*
  * ZRAM is mainly used for memory efficiency so we want to keep memory
@@ -89,7 +92,7 @@ enum zram_pageflags {
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
- * One per aligned block of ZRAM_BLOCK_PAGES slots. All but @pending are
+ * One per aligned block of slots (the device's block size). All but @pending are
  * under the block's lock (the slot lock of its first slot); @pending is
  * only changed with atomic bit operations (see zram_slot_free_notify()).
  */
@@ -202,8 +205,8 @@ struct zram {
 	struct dentry *debugfs_dir;
 #endif
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	/* store large folios in blocks; set before disksize */
-	bool multi_pages;
+	/* blocks of 1 << block_order pages, 0: pages; set before disksize */
+	unsigned int block_order;
 	/* blocks compressing to this size or more are stored as pages */
 	size_t block_huge_size;
 	struct zram_block *blocks;
