@@ -334,6 +334,19 @@ matrix_fragment() {
 	done
 }
 
+# lock_series_repo: hold the lock of the base's series repository
+# ($ZMP_WORK/series/BASE) until the shell exits, or die if another run
+# holds it: harness/bin/series rewrites the repository, series-build checks
+# its patches out for hours. A run started under one that holds it
+# (series-build runs series) inherits the lock.
+lock_series_repo() {
+	[ -n "${ZMP_SERIES_LOCKED:-}" ] && return 0
+	mkdir -p "$ZMP_WORK/series/$BASE_NAME"
+	exec 9> "$ZMP_WORK/series/$BASE_NAME/.lock"
+	flock -n 9 || die "the series repository of $BASE_NAME is in use (harness/bin/series-build running?)"
+	export ZMP_SERIES_LOCKED=1
+}
+
 # build_guest baseline|patched [guest|guest-order4|debug|arm64|arm64-16k]:
 # builds the kernel image, prints its path. guest-order4: the guest kernel
 # with the largest multi-page order (64 KiB blocks; the patched tree only).
