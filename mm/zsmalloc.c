@@ -1509,13 +1509,15 @@ size_t zs_block_huge_size(struct zs_pool *pool, size_t block)
 	    !IS_ALIGNED(block, PAGE_SIZE))
 		return 0;
 	/*
-	 * Class sizes grow with the size looked up, and step at multiples of
-	 * ZS_MULTI_SIZE_CLASS_DELTA above a page: find the largest such step
-	 * whose class is still smaller than the block. Every size above it
-	 * rounds up to a class of the block or more; a page's class is less.
+	 * Class sizes grow with the size looked up, and step where an object
+	 * and its handle reach a multiple of ZS_MULTI_SIZE_CLASS_DELTA above
+	 * a page: find the largest such step whose class is still smaller
+	 * than the block. Every size above it rounds up to a class of the
+	 * block or more; a page's class is less.
 	 */
 	size = block - ZS_MULTI_SIZE_CLASS_DELTA;
-	while (size > PAGE_SIZE && lookup_size_class(pool, size)->size >= block)
+	while (size > PAGE_SIZE &&
+	       lookup_size_class(pool, size - ZS_HANDLE_SIZE)->size >= block)
 		size -= ZS_MULTI_SIZE_CLASS_DELTA;
 	return size + 1 - ZS_HANDLE_SIZE;
 }

@@ -447,7 +447,9 @@ check_config() {
 		fi
 		echo "config: '$line' did not stick" >&2
 		bad=1
-	done < <(cat "$@" | grep -E '^CONFIG_[A-Z0-9_]+=' )
+	# a later fragment's line for an option replaces an earlier one's
+	done < <(cat "$@" | grep -E '^CONFIG_[A-Z0-9_]+=' |
+		awk -F= '{ last[$1] = $0 } END { for (o in last) print last[o] }')
 	[ $bad -eq 0 ] || die "config fragments do not apply cleanly ($cfg)"
 }
 

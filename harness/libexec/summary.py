@@ -13,6 +13,7 @@ import sys
 
 BEGIN, END = "<!-- headline:begin -->", "<!-- headline:end -->"
 LBEGIN, LEND = "<!-- latency:begin -->", "<!-- latency:end -->"
+CBEGIN, CEND = "<!-- blocks:begin -->", "<!-- blocks:end -->"
 
 
 def run_name(d):
@@ -80,6 +81,52 @@ def headline(results):
     return "\n".join(rows)
 
 
+def block_runs(results):
+    """The runs with a block size set (bench --block-size), by base,
+    algorithm, mTHP size, fallback or not, block size."""
+    runs = []
+    for f in glob.glob(os.path.join(results, "*", "*-b*k*.json")):
+        with open(f) as fh:
+            d = json.load(fh)
+        if "baseline" in d["summary"] and "patched" in d["summary"] and \
+                "--block-size" in d["command"]:
+            runs.append(d)
+    runs.sort(key=lambda d: (d.get("base", ""), d["algo"], d["mthp_kb"],
+                             d["fallback"], d["block_kb"]))
+    return runs
+
+
+def curve(results):
+    """The README table of block sizes: one row a --block-size run."""
+    rows = ["| base, corpus | algorithm | mTHP | block | swap-out | swap-in "
+            "| compr_data_size | compr/ref | mem_used_total | used/compr "
+            "base, patched | fault p50 sequential, random (us) | command |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for d in block_runs(results):
+        b, p = d["summary"]["baseline"], d["summary"]["patched"]
+        ref = d["reference"]["stored_zram_%dk" % d["stored_block_kb"]]
+        lat = "-"
+        if all("latency_sequential" in x and "latency_random" in x
+               for x in (b, p)):
+            lat = "%.1f -> %.1f, %.1f -> %.1f" % (
+                b["latency_sequential"]["p50_us"],
+                p["latency_sequential"]["p50_us"],
+                b["latency_random"]["p50_us"], p["latency_random"]["p50_us"])
+        rows.append("| %s, %s %d MiB | %s | %d KiB%s | %d KiB | %.3f | %.3f "
+                    "| %.3f | %+.3f%% | %.3f | %.1f%%, %.1f%% | %s | `%s` |" % (
+            d.get("base", "6.12"), d["corpus"].replace(".anon", ""),
+            d["size_mib"], d["algo"], d["mthp_kb"],
+            ", none at swap-in" if d["fallback"] else "", d["block_kb"],
+            p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
+            p["compr_data_size"] / b["compr_data_size"],
+            100.0 * (p["compr_data_size"] - ref) / ref,
+            p["mem_used_total"] / b["mem_used_total"],
+            100.0 * b["mem_used_total"] / b["compr_data_size"],
+            100.0 * p["mem_used_total"] / p["compr_data_size"], lat,
+            re.sub(r" --out \S+", "", d["command"])))
+    return "\n".join(rows)
+
+
 def write_readme(readme, results):
     with open(readme) as f:
         text = f.read()
@@ -89,6 +136,10 @@ def write_readme(readme, results):
     head, rest = text.split(BEGIN, 1)
     tail = rest.split(END, 1)[1]
     text = head + BEGIN + "\n" + headline(results) + "\n" + END + tail
+    if CBEGIN in text and CEND in text:
+        head, rest = text.split(CBEGIN, 1)
+        tail = rest.split(CEND, 1)[1]
+        text = head + CBEGIN + "\n" + curve(results) + "\n" + CEND + tail
     if LBEGIN in text and LEND in text:
         head, rest = text.split(LBEGIN, 1)
         tail = rest.split(LEND, 1)[1]
