@@ -2310,9 +2310,10 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	if (zram_multi_pages(zram)) {
+		size_t nr_blocks = DIV_ROUND_UP(num_pages, zram_block_pages(zram));
+
 		zram->block_huge_size = zs_block_huge_size(zram->mem_pool,
 							   zram_block_size(zram));
-		size_t nr_blocks = DIV_ROUND_UP(num_pages, zram_block_pages(zram));
 
 		zram->blocks = __vmalloc(array_size(nr_blocks,
 						    sizeof(*zram->blocks)),
@@ -2497,7 +2498,7 @@ static int read_from_zspool_raw(struct zram *zram, struct page *page, u32 index)
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
- * Decompress block @blk into @dst (a block of bytes) with @zstrm,
+ * Decompress block @blk into @dst (the device's block size) with @zstrm,
  * counting whether zsmalloc let the object be read in place or copied it
  * into the stream's local_copy first. Block should be locked.
  */
@@ -2871,9 +2872,9 @@ static int zram_write_block_as_pages(struct zram *zram, struct page *page,
 }
 
 /*
- * Store the block of pages from @page (of one folio, not highmem:
- * see the Kconfig dependency) at slots @index.. as one compressed object,
- * or page by page where a block object does not pay or cannot be had.
+ * Store the block of pages from @page (of one folio, not highmem: see the
+ * Kconfig dependency) at slots @index.. as one compressed object, or page
+ * by page where a block object does not pay or cannot be had.
  */
 static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 {
