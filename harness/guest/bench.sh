@@ -4,7 +4,7 @@
 # set as asked, then swapbench over the corpus on /dev/vda. FAIL_SWAPIN=1:
 # fail_page_alloc fails every allocation of order >= 2 of the tasks that
 # ask for it (swapbench, during its swap-in phases). LATENCY=1, COMPACT=1:
-# swapbench's --latency and --compact. BLOCK_KB: the device's block_size
+# swapbench's --latency and --compact. ZRAM_BLOCK_KB: the device's block_size
 # (0: its default; ignored by a kernel without the attribute).
 . /zmp/lib.sh
 if [ "$MTHP_KB" != 0 ] && [ ! -e "$THP/hugepages-${MTHP_KB}kB" ]; then
@@ -13,7 +13,7 @@ if [ "$MTHP_KB" != 0 ] && [ ! -e "$THP/hugepages-${MTHP_KB}kB" ]; then
 fi
 mthp_only "$MTHP_KB"
 block=
-[ "${BLOCK_KB:-0}" != 0 ] && block=$((BLOCK_KB * 1024))
+[ "${ZRAM_BLOCK_KB:-0}" != 0 ] && block=$((ZRAM_BLOCK_KB * 1024))
 if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" $block; then
 	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO', block size '$block')"
 	exit 1

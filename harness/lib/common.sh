@@ -81,8 +81,12 @@ corpus_image() {
 }
 
 # The guest tests harness/bin/test runs by default (on every arch).
+# default_guest_tests: the tests of guest/tests.list for this base (a line
+# NAME, or NAME BASE... for a test of those bases only)
 default_guest_tests() {
-	sed 's/#.*//' "$ZMP_HARNESS/guest/tests.list" | xargs
+	sed 's/#.*//' "$ZMP_HARNESS/guest/tests.list" |
+		awk -v b="$BASE_NAME" 'NF == 1 { print $1 }
+			NF > 1 { for (i = 2; i <= NF; i++) if ($i == b) print $1 }' | xargs
 }
 
 # Debian packages the harness needs on the host.

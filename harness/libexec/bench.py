@@ -148,7 +148,7 @@ def run_round(a, kind, kernel, img, rnd):
     label = "bench-%s-r%d" % (kind, rnd)
     initrd = os.path.join(guest.WORK, "initramfs-bench.cpio.gz")
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
-            "MTHP_KB": a.mthp, "BLOCK_KB": a.block_size or 0,
+            "MTHP_KB": a.mthp, "ZRAM_BLOCK_KB": a.block_size or 0,
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
