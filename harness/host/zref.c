@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * zref: the user-space reference for the swap benchmark.  Compresses the
- * first SIZE bytes of a corpus in independent 4, 16, 32 and 64 KiB blocks with
- * the algorithm and level zram uses by default (zstd level 3, lz4
- * acceleration 1) and prints, per block size, the stored bytes:
+ * first SIZE bytes of a corpus in independent 4, 16, 32 and 64 KiB blocks
+ * (the last two when they divide SIZE) with the algorithm and level zram
+ * uses by default (zstd level 3, lz4 acceleration 1) and prints, per block
+ * size, the stored bytes:
  *   stored       sum of min(compressed, block) over all blocks
  *   stored_zram  the same, but same-filled blocks cost 0 bytes as in zram
  * as one JSON object.  With a fourth argument "sizes", prints instead the
@@ -45,8 +46,8 @@ int main(int argc, char **argv)
 	}
 	algo = argv[2];
 	size = strtoull(argv[3], NULL, 10);
-	if (!size || size % 65536) {
-		fprintf(stderr, "zref: BYTES must be a positive multiple of 65536\n");
+	if (!size || size % 16384) {
+		fprintf(stderr, "zref: BYTES must be a positive multiple of 16384\n");
 		return 2;
 	}
 	buf = malloc(size);
@@ -61,7 +62,8 @@ int main(int argc, char **argv)
 	}
 	fclose(f);
 	for (b = 0; b < 4; b++) {
-		if (list && blocks[b] != 16384)
+		/* 32 and 64 KiB only for sizes they divide */
+		if ((list && blocks[b] != 16384) || size % blocks[b])
 			continue;
 		size_t bs = blocks[b];
 
@@ -93,7 +95,8 @@ int main(int argc, char **argv)
 		return 0;
 	printf("{\"algo\": \"%s\", \"bytes\": %zu", algo, size);
 	for (i = 0; i < 4; i++)
-		printf(", \"stored_%zuk\": %llu, \"stored_zram_%zuk\": %llu",
+		if (size % blocks[i] == 0)
+			printf(", \"stored_%zuk\": %llu, \"stored_zram_%zuk\": %llu",
 		       blocks[i] / 1024, stored[i], blocks[i] / 1024, stored_zram[i]);
 	printf("}\n");
 	return 0;
