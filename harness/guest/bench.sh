@@ -7,11 +7,14 @@
 # swapbench's --latency and --compact. ZRAM_BLOCK_KB: the device's block_size
 # (0: its default; ignored by a kernel without the attribute).
 . /zmp/lib.sh
-if [ "$MTHP_KB" != 0 ] && [ ! -e "$THP/hugepages-${MTHP_KB}kB" ]; then
-	echo "ZMP_ERROR no ${MTHP_KB} KiB mTHP on this kernel"
-	exit 1
-fi
-mthp_only "$MTHP_KB"
+for s in $MTHP_KB; do
+	if [ "$s" != 0 ] && [ ! -e "$THP/hugepages-${s}kB" ]; then
+		echo "ZMP_ERROR no $s KiB mTHP on this kernel"
+		exit 1
+	fi
+done
+# shellcheck disable=SC2086
+mthp_only $MTHP_KB
 block=
 [ "${ZRAM_BLOCK_KB:-0}" != 0 ] && block=$((ZRAM_BLOCK_KB * 1024))
 if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" $block; then
@@ -19,7 +22,7 @@ if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" $block; then
 	exit 1
 fi
 bs=$(cat /sys/block/zram0/block_size 2>/dev/null || echo 0)
-echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": $MTHP_KB, \"block_size\": $bs, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"
+echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": \"$MTHP_KB\", \"block_size\": $bs, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"
 fail=
 if [ "${FAIL_SWAPIN:-0}" = 1 ]; then
 	fail_large_allocs || { echo "ZMP_ERROR fail_page_alloc setup failed"; exit 1; }

@@ -14,15 +14,18 @@ PAGE_KB=$((BLOCK_KB / 4))
 # counts of blocks or pages in a fixed amount of memory, against 4 KiB pages
 SCALE=$((BLOCK_KB / 16))
 
-# mthp_only SIZE_KB: enable that mTHP size (always), every other size never.
+# mthp_only SIZE_KB...: enable those mTHP sizes (always), every other size
+# never (0 or none: none).
 mthp_only()
 {
-	local d
+	local d s
 	echo never > $THP/enabled
 	for d in $THP/hugepages-*kB; do
 		echo never 2>/dev/null > "$d/enabled"	# not every size is anon
 	done
-	[ -n "$1" ] && [ "$1" != 0 ] && echo always > "$THP/hugepages-${1}kB/enabled"
+	for s in "$@"; do
+		[ "$s" != 0 ] && echo always > "$THP/hugepages-${s}kB/enabled"
+	done
 	return 0
 }
 

@@ -83,8 +83,9 @@ def parse_args(argv):
                     "objects are read copied rather than in place")
     ap.add_argument("--no-mthp", action="store_true",
                     help="4 KiB folios only (every mTHP size never)")
-    ap.add_argument("--mthp", type=int, default=16, metavar="KiB",
-                    help="the one mTHP size enabled (default 16)")
+    ap.add_argument("--mthp", default="16", metavar="KiB[,KiB...]",
+                    help="the mTHP sizes enabled (default 16; several, "
+                    "e.g. 16,64: a fault takes the largest it can have)")
     ap.add_argument("--block-size", type=int, metavar="KiB",
                     help="the patched zram device's block_size (default: "
                     "the device's default, 16); above 16 the patched "
@@ -112,12 +113,18 @@ def parse_args(argv):
         ap.error("--fallback needs mTHP: it fails their swap-in")
     if a.no_mthp and "--mthp" in argv:
         ap.error("--no-mthp and --mthp exclude each other")
-    if a.mthp not in (16, 32, 64, 128, 256, 512, 1024):
-        ap.error("--mthp: an anonymous mTHP size, 16..1024 KiB")
+    try:
+        a.mthp_sizes = sorted({int(x) for x in a.mthp.split(",")})
+    except ValueError:
+        ap.error("--mthp: sizes in KiB, separated by commas")
+    if not all(s in (16, 32, 64, 128, 256, 512, 1024) for s in a.mthp_sizes):
+        ap.error("--mthp: anonymous mTHP sizes, 16..1024 KiB")
+    # the largest size enabled: what a fault gets when it can
+    a.mthp = a.mthp_sizes[-1]
     if a.block_size is not None and a.block_size not in (4, 8, 16, 32, 64):
         ap.error("--block-size: 4, 8, 16, 32 or 64 KiB")
     if a.no_mthp:
-        a.mthp = 0
+        a.mthp, a.mthp_sizes = 0, []
     return a
 
 
@@ -128,7 +135,7 @@ def block_kb(a):
 
 def stored_block_kb(a):
     """The block the patched kernel compresses the corpus in: its block
-    size when the mTHP covers whole blocks, else 4 KiB pages."""
+    size when the largest mTHP covers whole blocks, else 4 KiB pages."""
     return block_kb(a) if a.mthp and a.mthp >= block_kb(a) else 4
 
 
@@ -148,7 +155,8 @@ def run_round(a, kind, kernel, img, rnd):
     label = "bench-%s-r%d" % (kind, rnd)
     initrd = os.path.join(guest.WORK, "initramfs-bench.cpio.gz")
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
-            "MTHP_KB": a.mthp, "ZRAM_BLOCK_KB": a.block_size or 0,
+            "MTHP_KB": " ".join(str(s) for s in a.mthp_sizes) or 0,
+            "ZRAM_BLOCK_KB": a.block_size or 0,
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
@@ -378,7 +386,8 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
 
 
 def mthp_title(a):
-    t = ("4 KiB folios only" if a.no_mthp else "%d KiB mTHP" % a.mthp)
+    t = ("4 KiB folios only" if a.no_mthp else
+         "%s KiB mTHP" % "+".join(str(s) for s in a.mthp_sizes))
     if a.block_size is not None:
         t += ", %d KiB blocks" % a.block_size
     if a.fallback:
@@ -480,8 +489,9 @@ def main(argv):
     stem = "swap-%s-%s-%dM%s%s%s" % (corpus_name, a.algo, a.size,
                                     ("-4k" if a.no_mthp else
                                      "-fallback" if a.fallback else "") +
-                                    ("" if a.mthp in (0, 16) else
-                                     "-m%dk" % a.mthp) +
+                                    ("" if a.mthp_sizes in ([], [16]) else
+                                     "-m" + "+".join("%dk" % s for s in
+                                                     a.mthp_sizes)) +
                                     ("" if a.block_size is None else
                                      "-b%dk" % a.block_size) +
                                     ("-compact" if a.compact else "") +
@@ -493,7 +503,8 @@ def main(argv):
         json.dump({"corpus": corpus_name, "algo": a.algo, "size_mib": a.size,
                    "smp": a.smp, "icount": a.icount,
                    "mthp": not a.no_mthp, "fallback": a.fallback,
-                   "mthp_kb": a.mthp, "block_kb": block_kb(a),
+                   "mthp_kb": a.mthp, "mthp_sizes_kb": a.mthp_sizes,
+                   "block_kb": block_kb(a),
                    "stored_block_kb": stored_block_kb(a),
                    "latency": a.latency, "compact": a.compact,
                    "rounds_per_kernel": a.rounds,
