@@ -26,6 +26,14 @@
  * would look the same (equal pages per zspage and objects per zspage) are
  * merged into the larger one.
  *
+ * A zspage does not get all its pages at once: it starts with the pages its
+ * first object needs, and zs_malloc() adds pages as objects need them, while
+ * none of the class's zspages has a free object (class->growing is the one
+ * zspage that grows; zspage->nr_pages counts the pages it has). A class that
+ * holds a few objects then costs the pages they fill, not a whole chain.
+ * Fullness groups, compaction and the pool's page count go by the pages a
+ * zspage has.
+ *
  * Base classes cover objects up to PAGE_SIZE in steps of PAGE_SIZE >>
  * CLASS_BITS, with chains of up to CONFIG_ZSMALLOC_CHAIN_SIZE pages. The
  * biggest objects go to "huge" classes: one object in one page, its handle
@@ -58,6 +66,9 @@
  *	pool->lock
  *	class->lock
  *	zspage->lock
+ *
+ * A zspage grows under class->lock alone: readers never look past the
+ * pages of their own object, and pages are allocated with no lock held.
  *
  * zs_obj_read_begin(), zs_obj_read_sg_begin() and zs_obj_write() take the
  * zspage lock for reading (the read variants hold it until the matching
@@ -139,6 +150,8 @@
 #define FULLNESS_BITS	4
 #define CLASS_BITS	8
 #define MAGIC_VAL_BITS	8
+/* zspage->nr_pages: up to ZS_MAX_ZSPAGE_PAGES */
+#define ZS_PAGES_BITS	6
 
 #define ZS_MAX_PAGES_PER_ZSPAGE	(_AC(CONFIG_ZSMALLOC_CHAIN_SIZE, UL))
 
@@ -223,6 +236,7 @@ enum class_stat_type {
 	/* NOTE: stats for 12 fullness groups here: from inuse 0 to 100 */
 	ZS_OBJS_ALLOCATED       = NR_FULLNESS_GROUPS,
 	ZS_OBJS_INUSE,
+	ZS_PAGES_USED,
 	NR_CLASS_STAT_TYPES,
 };
 
@@ -249,6 +263,8 @@ struct size_class {
 	int objs_per_zspage;
 	/* Number of PAGE_SIZE sized pages to combine to form a 'zspage' */
 	int pages_per_zspage;
+	/* A zspage that has yet to get all its pages, if any */
+	struct zspage *growing;
 
 	unsigned int index;
 	struct zs_size_stat stats;
@@ -330,6 +346,15 @@ static inline void free_zpdesc(struct zpdesc *zpdesc)
 	__free_page(page);
 }
 
+/* Free @nr pages alloc_zpdescs() gave and no zspage took */
+static void free_zpdescs(struct zpdesc *zpdescs[], unsigned int nr)
+{
+	while (nr--) {
+		zpdesc_dec_zone_page_state(zpdescs[nr]);
+		free_zpdesc(zpdescs[nr]);
+	}
+}
+
 #define ZS_PAGE_UNLOCKED	0
 #define ZS_PAGE_WRLOCKED	-1
 
@@ -345,6 +370,8 @@ struct zspage {
 		unsigned int fullness:FULLNESS_BITS;
 		unsigned int class:CLASS_BITS + 1;
 		unsigned int magic:MAGIC_VAL_BITS;
+		/* pages it has so far: see zspage_capacity() */
+		unsigned int nr_pages:ZS_PAGES_BITS;
 	};
 	unsigned int inuse;
 	unsigned int freeobj;
@@ -447,10 +474,12 @@ static bool ZsHugePage(struct zspage *zspage)
 static void kick_deferred_free(struct zs_pool *pool);
 static void init_deferred_free(struct zs_pool *pool);
 static void SetZsPageMovable(struct zs_pool *pool, struct zspage *zspage);
+static void set_zpdesc_movable(struct zpdesc *zpdesc);
 #else
 static void kick_deferred_free(struct zs_pool *pool) {}
 static void init_deferred_free(struct zs_pool *pool) {}
 static void SetZsPageMovable(struct zs_pool *pool, struct zspage *zspage) {}
+static void set_zpdesc_movable(struct zpdesc *zpdesc) {}
 #endif
 
 static unsigned long cache_alloc_handle(gfp_t gfp)
@@ -533,6 +562,51 @@ static inline unsigned int get_freeobj(struct zspage *zspage)
 static inline void set_freeobj(struct zspage *zspage, unsigned int obj)
 {
 	zspage->freeobj = obj;
+}
+
+/*
+ * Multi-page zspages grow by at least this many pages at a time: an object
+ * that straddles two growths rarely lies in contiguous pages, and is then
+ * copied on read (see obj_contig_addr()).
+ */
+#define ZS_MULTI_PAGES_GROWTH	4
+
+/* Pages that hold the first @objs objects of a zspage of @class */
+static unsigned int zspage_pages_for(struct size_class *class,
+				     unsigned int objs)
+{
+	return DIV_ROUND_UP((unsigned long)objs * class->size, PAGE_SIZE);
+}
+
+/* Pages a zspage of @class that has @nr_pages adds to hold @objs objects */
+static unsigned int zspage_growth(struct size_class *class,
+				  unsigned int nr_pages, unsigned int objs)
+{
+	unsigned int pages = zspage_pages_for(class, objs) - nr_pages;
+
+	if (class->size > PAGE_SIZE)
+		pages = max(pages, min_t(unsigned int, ZS_MULTI_PAGES_GROWTH,
+					 class->pages_per_zspage - nr_pages));
+	return pages;
+}
+
+/* Objects that lie wholly in the pages @zspage has so far */
+static unsigned int zspage_capacity(struct size_class *class,
+				    struct zspage *zspage)
+{
+	unsigned long bytes = (unsigned long)zspage->nr_pages << PAGE_SHIFT;
+
+	return min_t(unsigned long, class->objs_per_zspage,
+		     bytes / class->size);
+}
+
+/* Offset in page @nr of a zspage of @class of its first object start */
+static unsigned int first_obj_offset_of(struct size_class *class,
+					unsigned int nr)
+{
+	unsigned long start = (unsigned long)nr << PAGE_SHIFT;
+
+	return roundup(start, class->size) - start;
 }
 
 static struct size_class *zspage_class(struct zs_pool *pool,
@@ -621,7 +695,6 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	int i, fg;
 	struct zs_pool *pool = s->private;
 	struct size_class *class;
-	int objs_per_zspage;
 	unsigned long obj_allocated, obj_used, pages_used, freeable;
 	unsigned long total_objs = 0, total_used_objs = 0, total_pages = 0;
 	unsigned long total_freeable = 0;
@@ -650,12 +723,9 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 
 		obj_allocated = class_stat_read(class, ZS_OBJS_ALLOCATED);
 		obj_used = class_stat_read(class, ZS_OBJS_INUSE);
+		pages_used = class_stat_read(class, ZS_PAGES_USED);
 		freeable = zs_can_compact(class);
 		spin_unlock(&class->lock);
-
-		objs_per_zspage = class->objs_per_zspage;
-		pages_used = obj_allocated / objs_per_zspage *
-				class->pages_per_zspage;
 
 		seq_printf(s, "%13lu %10lu %10lu %16d %8lu %15d\n",
 			   obj_allocated, obj_used, pages_used,
@@ -728,17 +798,18 @@ static inline void zs_pool_stat_destroy(struct zs_pool *pool)
  */
 static int get_fullness_group(struct size_class *class, struct zspage *zspage)
 {
-	int inuse, objs_per_zspage, ratio;
+	int inuse, capacity, ratio;
 
+	/* A zspage that has yet to grow is as full as the pages it has */
 	inuse = get_zspage_inuse(zspage);
-	objs_per_zspage = class->objs_per_zspage;
+	capacity = zspage_capacity(class, zspage);
 
 	if (inuse == 0)
 		return ZS_INUSE_RATIO_0;
-	if (inuse == objs_per_zspage)
+	if (inuse == capacity)
 		return ZS_INUSE_RATIO_100;
 
-	ratio = 100 * inuse / objs_per_zspage;
+	ratio = 100 * inuse / capacity;
 	/*
 	 * Take integer division into consideration: a page with one inuse
 	 * object out of 127 possible, will end up having 0 usage ratio,
@@ -927,10 +998,13 @@ static void __free_zspage(struct zs_pool *pool, struct size_class *class,
 		zpdesc = next;
 	} while (zpdesc != NULL);
 
-	cache_free_zspage(zspage);
+	class_stat_sub(class, ZS_OBJS_ALLOCATED, zspage_capacity(class, zspage));
+	class_stat_sub(class, ZS_PAGES_USED, zspage->nr_pages);
+	atomic_long_sub(zspage->nr_pages, &pool->pages_allocated);
+	if (class->growing == zspage)
+		class->growing = NULL;
 
-	class_stat_sub(class, ZS_OBJS_ALLOCATED, class->objs_per_zspage);
-	atomic_long_sub(class->pages_per_zspage, &pool->pages_allocated);
+	cache_free_zspage(zspage);
 }
 
 static void free_zspage(struct zs_pool *pool, struct size_class *class,
@@ -953,64 +1027,65 @@ static void free_zspage(struct zs_pool *pool, struct size_class *class,
 	__free_zspage(pool, class, zspage);
 }
 
+/*
+ * Put objects [@first, @last) of @zspage on its free list, which must be
+ * empty, in order. The slot after them, when it starts in a page the zspage
+ * has (an object the zspage has yet to grow for, or the tail of a full one),
+ * gets a header that reads as free: its page came straight from the buddy
+ * allocator, and compaction and migration test every object start in a page.
+ */
+static void link_free_objects(struct size_class *class, struct zspage *zspage,
+			      unsigned int first, unsigned int last)
+{
+	unsigned long end = (unsigned long)zspage->nr_pages << PAGE_SHIFT;
+	struct zpdesc *zpdesc = get_first_zpdesc(zspage);
+	unsigned int obj, nr = 0;
+	void *vaddr = NULL;
+
+	for (obj = first; obj <= last; obj++) {
+		unsigned long off = (unsigned long)obj * class->size;
+		struct link_free *link;
+
+		if (obj == last && off >= end)
+			break;
+		if (!vaddr || off >> PAGE_SHIFT != nr) {
+			if (vaddr)
+				kunmap_local(vaddr);
+			for (; nr < off >> PAGE_SHIFT; nr++)
+				zpdesc = get_next_zpdesc(zpdesc);
+			vaddr = kmap_local_zpdesc(zpdesc);
+		}
+		link = vaddr + offset_in_page(off);
+		/* the last link, and the header after it, have no tag bit */
+		if (obj + 1 < last)
+			link->next = (obj + 1) << OBJ_TAG_BITS;
+		else
+			link->next = -1UL << OBJ_TAG_BITS;
+	}
+	if (vaddr)
+		kunmap_local(vaddr);
+
+	set_freeobj(zspage, first);
+}
+
 /* Initialize a newly allocated zspage */
 static void init_zspage(struct size_class *class, struct zspage *zspage)
 {
-	unsigned int freeobj = 1;
-	unsigned long off = 0;
 	struct zpdesc *zpdesc = get_first_zpdesc(zspage);
+	unsigned int nr = 0;
 
-	while (zpdesc) {
-		struct zpdesc *next_zpdesc;
-		struct link_free *link;
-		void *vaddr;
+	for (; zpdesc; zpdesc = get_next_zpdesc(zpdesc))
+		set_first_obj_offset(zpdesc, first_obj_offset_of(class, nr++));
 
-		set_first_obj_offset(zpdesc, off);
-		if (off >= PAGE_SIZE) {
-			/* a multi-page object covers this whole page */
-			off -= PAGE_SIZE;
-			zpdesc = get_next_zpdesc(zpdesc);
-			continue;
-		}
-
-		vaddr = kmap_local_zpdesc(zpdesc);
-		link = (struct link_free *)vaddr + off / sizeof(*link);
-
-		while ((off += class->size) < PAGE_SIZE) {
-			link->next = freeobj++ << OBJ_TAG_BITS;
-			link += class->size / sizeof(*link);
-		}
-
-		/*
-		 * We now come to the last (full or partial) object on this
-		 * page, which must point to the first object on the next
-		 * page (if present)
-		 */
-		next_zpdesc = get_next_zpdesc(zpdesc);
-		if (next_zpdesc) {
-			link->next = freeobj++ << OBJ_TAG_BITS;
-		} else {
-			/*
-			 * Reset OBJ_TAG_BITS bit to last link to tell
-			 * whether it's allocated object or not.
-			 */
-			link->next = -1UL << OBJ_TAG_BITS;
-		}
-		kunmap_local(vaddr);
-		zpdesc = next_zpdesc;
-		off -= PAGE_SIZE;
-	}
-
-	set_freeobj(zspage, 0);
+	link_free_objects(class, zspage, 0, zspage_capacity(class, zspage));
 }
 
 static void create_page_chain(struct size_class *class, struct zspage *zspage,
-				struct zpdesc *zpdescs[])
+			      struct zpdesc *zpdescs[], unsigned int nr_zpdescs)
 {
 	int i;
 	struct zpdesc *zpdesc;
 	struct zpdesc *prev_zpdesc = NULL;
-	int nr_zpdescs = class->pages_per_zspage;
 
 	/*
 	 * Allocate individual pages and link them together as:
@@ -1035,49 +1110,58 @@ static void create_page_chain(struct size_class *class, struct zspage *zspage,
 		}
 		prev_zpdesc = zpdesc;
 	}
+	zspage->nr_pages = nr_zpdescs;
+}
+
+/* Allocate @nr pages for zspages into @zpdescs; all or none */
+static bool alloc_zpdescs(struct zpdesc *zpdescs[], unsigned int nr,
+			  gfp_t gfp, const int nid)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_COMPACTION))
+		gfp &= ~__GFP_MOVABLE;
+
+	for (i = 0; i < nr; i++) {
+		struct zpdesc *zpdesc = alloc_zpdesc(gfp, nid);
+
+		if (!zpdesc) {
+			free_zpdescs(zpdescs, i);
+			return false;
+		}
+		__zpdesc_set_zsmalloc(zpdesc);
+		zpdesc_inc_zone_page_state(zpdesc);
+		zpdescs[i] = zpdesc;
+	}
+	return true;
 }
 
 /*
- * Allocate a zspage for the given size class
+ * Allocate a zspage for the given size class, with the pages its first
+ * object needs: it grows as objects need more (grow_zspage()).
  */
 static struct zspage *alloc_zspage(struct zs_pool *pool,
 				   struct size_class *class,
 				   gfp_t gfp, const int nid)
 {
-	int i;
 	struct zpdesc *zpdescs[ZS_MAX_ZSPAGE_PAGES];
+	unsigned int nr = zspage_growth(class, 0, 1);
 	struct zspage *zspage = cache_alloc_zspage(gfp);
 
 	if (!zspage)
 		return NULL;
-
-	if (!IS_ENABLED(CONFIG_COMPACTION))
-		gfp &= ~__GFP_MOVABLE;
 
 	zspage->magic = ZSPAGE_MAGIC;
 	zspage->pool = pool;
 	zspage->class = class->index;
 	zspage_lock_init(zspage);
 
-	for (i = 0; i < class->pages_per_zspage; i++) {
-		struct zpdesc *zpdesc;
-
-		zpdesc = alloc_zpdesc(gfp, nid);
-		if (!zpdesc) {
-			while (--i >= 0) {
-				zpdesc_dec_zone_page_state(zpdescs[i]);
-				free_zpdesc(zpdescs[i]);
-			}
-			cache_free_zspage(zspage);
-			return NULL;
-		}
-		__zpdesc_set_zsmalloc(zpdesc);
-
-		zpdesc_inc_zone_page_state(zpdesc);
-		zpdescs[i] = zpdesc;
+	if (!alloc_zpdescs(zpdescs, nr, gfp, nid)) {
+		cache_free_zspage(zspage);
+		return NULL;
 	}
 
-	create_page_chain(class, zspage, zpdescs);
+	create_page_chain(class, zspage, zpdescs, nr);
 	init_zspage(class, zspage);
 
 	return zspage;
@@ -1108,9 +1192,10 @@ static bool can_merge(struct size_class *prev, int pages_per_zspage,
 	return false;
 }
 
+/* No free object in the pages it has (it may still grow) */
 static bool zspage_full(struct size_class *class, struct zspage *zspage)
 {
-	return get_zspage_inuse(zspage) == class->objs_per_zspage;
+	return get_zspage_inuse(zspage) == zspage_capacity(class, zspage);
 }
 
 static bool zspage_empty(struct zspage *zspage)
@@ -1614,6 +1699,90 @@ static unsigned long obj_malloc(struct zs_pool *pool,
 }
 
 
+/*
+ * Add @nr pages to @zspage, class->growing, whose objects are all in use,
+ * and put the objects they complete on its free list.
+ */
+static void grow_zspage(struct zs_pool *pool, struct size_class *class,
+			struct zspage *zspage, struct zpdesc *zpdescs[],
+			unsigned int nr)
+{
+	unsigned int old = zspage_capacity(class, zspage), i;
+	struct zpdesc *last = get_first_zpdesc(zspage);
+
+	assert_spin_locked(&class->lock);
+	VM_WARN_ON_ONCE(get_zspage_inuse(zspage) != old);
+
+	while (last->next)
+		last = last->next;
+	for (i = 0; i < nr; i++) {
+		struct zpdesc *zpdesc = zpdescs[i];
+
+		zpdesc->zspage = zspage;
+		zpdesc->next = NULL;
+		set_first_obj_offset(zpdesc,
+				     first_obj_offset_of(class, zspage->nr_pages));
+		set_zpdesc_movable(zpdesc);
+		last->next = zpdesc;
+		last = zpdesc;
+		zspage->nr_pages++;
+	}
+
+	link_free_objects(class, zspage, old, zspage_capacity(class, zspage));
+	class_stat_add(class, ZS_OBJS_ALLOCATED,
+		       zspage_capacity(class, zspage) - old);
+	class_stat_add(class, ZS_PAGES_USED, nr);
+	atomic_long_add(nr, &pool->pages_allocated);
+	if (zspage_capacity(class, zspage) == class->objs_per_zspage)
+		class->growing = NULL;
+	fix_fullness_group(class, zspage);
+}
+
+/*
+ * A zspage for one more object of @class: one with a free object, or
+ * class->growing grown by the pages it needs. Called and returns with
+ * class->lock held, which it drops to allocate pages; NULL if a new zspage
+ * is needed (*@err 0) or if pages could not be had (*@err -ENOMEM).
+ */
+static struct zspage *find_or_grow_zspage(struct zs_pool *pool,
+					  struct size_class *class,
+					  gfp_t gfp, const int nid, int *err)
+{
+	struct zpdesc *zpdescs[ZS_MAX_ZSPAGE_PAGES];
+	unsigned int have = 0, need;
+	struct zspage *zspage;
+
+	*err = 0;
+	for (;;) {
+		zspage = find_get_zspage(class);
+		if (zspage || !class->growing)
+			break;
+		zspage = class->growing;
+		need = zspage_growth(class, zspage->nr_pages,
+				     zspage_capacity(class, zspage) + 1);
+		if (need <= have) {
+			grow_zspage(pool, class, zspage, zpdescs, need);
+			memmove(zpdescs, zpdescs + need,
+				(have - need) * sizeof(zpdescs[0]));
+			have -= need;
+			break;
+		}
+		spin_unlock(&class->lock);
+		if (!alloc_zpdescs(zpdescs + have, need - have, gfp, nid)) {
+			*err = -ENOMEM;
+			zspage = NULL;
+			spin_lock(&class->lock);
+			break;
+		}
+		have = need;
+		spin_lock(&class->lock);
+	}
+
+	/* another allocation got there first: the lock stays, @zspage is taken */
+	free_zpdescs(zpdescs, have);
+	return zspage;
+}
+
 /**
  * zs_malloc - Allocate block of given size from pool.
  * @pool: pool to allocate from
@@ -1630,7 +1799,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 {
 	unsigned long handle;
 	struct size_class *class;
-	int newfg;
+	int newfg, err;
 	struct zspage *zspage;
 
 	if (unlikely(!size))
@@ -1647,7 +1816,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 
 	/* class->lock effectively protects the zpage migration */
 	spin_lock(&class->lock);
-	zspage = find_get_zspage(class);
+	zspage = find_or_grow_zspage(pool, class, gfp, nid, &err);
 	if (likely(zspage)) {
 		obj_malloc(pool, zspage, handle);
 		/* Now move the zspage to another fullness group, if required */
@@ -1659,7 +1828,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 
 	spin_unlock(&class->lock);
 
-	zspage = alloc_zspage(pool, class, gfp, nid);
+	zspage = err ? NULL : alloc_zspage(pool, class, gfp, nid);
 	if (!zspage) {
 		cache_free_handle(handle);
 		return (unsigned long)ERR_PTR(-ENOMEM);
@@ -1669,9 +1838,14 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 	obj_malloc(pool, zspage, handle);
 	newfg = get_fullness_group(class, zspage);
 	insert_zspage(class, zspage, newfg);
-	atomic_long_add(class->pages_per_zspage, &pool->pages_allocated);
-	class_stat_add(class, ZS_OBJS_ALLOCATED, class->objs_per_zspage);
+	atomic_long_add(zspage->nr_pages, &pool->pages_allocated);
+	class_stat_add(class, ZS_OBJS_ALLOCATED, zspage_capacity(class, zspage));
+	class_stat_add(class, ZS_PAGES_USED, zspage->nr_pages);
 	class_stat_add(class, ZS_OBJS_INUSE, 1);
+	/* a second zspage may start to grow while the first one does */
+	if (zspage_capacity(class, zspage) < class->objs_per_zspage &&
+	    !class->growing)
+		class->growing = zspage;
 
 	/* We completely set up zspage so mark them as movable */
 	SetZsPageMovable(pool, zspage);
@@ -1999,7 +2173,7 @@ static void replace_sub_page(struct size_class *class, struct zspage *zspage,
 		idx++;
 	} while ((zpdesc = get_next_zpdesc(zpdesc)) != NULL);
 
-	create_page_chain(class, zspage, zpdescs);
+	create_page_chain(class, zspage, zpdescs, idx);
 	first_obj_offset = get_first_obj_offset(oldzpdesc);
 	set_first_obj_offset(newzpdesc, first_obj_offset);
 	if (unlikely(ZsHugePage(zspage)))
@@ -2230,14 +2404,19 @@ static void init_deferred_free(struct zs_pool *pool)
 	INIT_WORK(&pool->free_work, async_free_zspage);
 }
 
+static void set_zpdesc_movable(struct zpdesc *zpdesc)
+{
+	WARN_ON(!zpdesc_trylock(zpdesc));
+	__zpdesc_set_movable(zpdesc);
+	zpdesc_unlock(zpdesc);
+}
+
 static void SetZsPageMovable(struct zs_pool *pool, struct zspage *zspage)
 {
 	struct zpdesc *zpdesc = get_first_zpdesc(zspage);
 
 	do {
-		WARN_ON(!zpdesc_trylock(zpdesc));
-		__zpdesc_set_movable(zpdesc);
-		zpdesc_unlock(zpdesc);
+		set_zpdesc_movable(zpdesc);
 	} while ((zpdesc = get_next_zpdesc(zpdesc)) != NULL);
 }
 #else
@@ -2307,8 +2486,8 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 
 		fg = putback_zspage(class, src_zspage);
 		if (fg == ZS_INUSE_RATIO_0) {
+			pages_freed += src_zspage->nr_pages;
 			free_zspage(pool, class, src_zspage);
-			pages_freed += class->pages_per_zspage;
 		}
 		src_zspage = NULL;
 
@@ -2655,6 +2834,7 @@ static int __init zs_init(void)
 	BUILD_BUG_ON(ZS_MULTI_PAGES_SIZE > FIRST_OBJ_PAGE_TYPE_MASK);
 	/* bounds the zpdesc arrays on the stack */
 	BUILD_BUG_ON(ZS_MAX_ZSPAGE_PAGES > ZS_MULTI_PAGES_CHAIN_LIMIT);
+	BUILD_BUG_ON(ZS_MAX_ZSPAGE_PAGES >= 1 << ZS_PAGES_BITS);
 
 	rc = zs_init_caches();
 	if (rc)

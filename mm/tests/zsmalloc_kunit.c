@@ -905,6 +905,51 @@ static void zs_test_compaction(struct kunit *test)
 	zs_test_compact_sizes(test, sizes, n);
 }
 
+/* mm/zsmalloc.c's ZS_MULTI_PAGES_GROWTH: multi-page zspages grow by at least */
+#define ZS_TEST_MULTI_GROWTH	4
+
+/*
+ * Pages a zspage of class @c has once it took @objs objects one by one:
+ * zs_malloc() gives it the pages its next object needs, at least
+ * ZS_TEST_MULTI_GROWTH at a time in multi-page classes, whenever all the
+ * objects of the pages it has are in use.
+ */
+static unsigned int zs_test_zspage_pages(const struct zs_test_class *c,
+					 unsigned int objs)
+{
+	unsigned int pages = 0, capacity = 0, need;
+
+	while (capacity < objs) {
+		need = DIV_ROUND_UP((capacity + 1) * c->size, PAGE_SIZE) - pages;
+		if (c->size > PAGE_SIZE)
+			need = max(need, min_t(unsigned int, ZS_TEST_MULTI_GROWTH,
+					       c->pages_per_zspage - pages));
+		pages += need;
+		capacity = min_t(unsigned int, c->objs_per_zspage,
+				 pages * PAGE_SIZE / c->size);
+	}
+	return pages;
+}
+
+/*
+ * Pages the first @objs of @nr objects of class @c hold, in a fresh pool that
+ * took all @nr in order: zspages fill one after the other, each growing as
+ * its objects need pages, and keep the pages they grew to until they are
+ * freed.
+ */
+static unsigned long zs_test_pages_of(const struct zs_test_class *c,
+				      unsigned int objs, unsigned int nr)
+{
+	unsigned int opz = c->objs_per_zspage, zspages = DIV_ROUND_UP(objs, opz);
+	unsigned int last = nr ? (nr - 1) / opz : 0;
+	unsigned long pages = (unsigned long)zspages * c->pages_per_zspage;
+
+	if (zspages > last)
+		pages -= c->pages_per_zspage -
+			 zs_test_zspage_pages(c, nr - last * opz);
+	return pages;
+}
+
 /*
  * Allocate @nr objects of @size into a fresh pool: objects fill zspages in
  * order, so the page count is known after every allocation and, freeing in
@@ -925,7 +970,7 @@ static void zs_test_account_size(struct kunit *test, size_t size,
 
 	for (i = 0; i < nr; i++) {
 		zs_test_alloc_range(test, set, i, 1, size);
-		expect = DIV_ROUND_UP(i + 1, opz) * ppz;
+		expect = zs_test_pages_of(c, i + 1, i + 1);
 		KUNIT_ASSERT_EQ_MSG(test, zs_get_total_pages(ctx->pool), expect,
 				    "size %zu (class %zu: %u pages, %u objs), %u objects",
 				    size, c->size, ppz, opz, i + 1);
@@ -934,7 +979,7 @@ static void zs_test_account_size(struct kunit *test, size_t size,
 
 	for (i = nr; i-- > 0;) {
 		zs_test_obj_free(ctx->pool, &set->objs[i]);
-		expect = DIV_ROUND_UP(i, opz) * ppz;
+		expect = zs_test_pages_of(c, i, nr);
 		KUNIT_ASSERT_EQ_MSG(test, zs_test_total_pages(ctx->pool, expect),
 				    expect,
 				    "size %zu (class %zu: %u pages, %u objs), %u objects",
