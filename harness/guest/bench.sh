@@ -5,7 +5,8 @@
 # fail_page_alloc fails every allocation of order >= 2 of the tasks that
 # ask for it (swapbench, during its swap-in phases). LATENCY=1, COMPACT=1:
 # swapbench's --latency and --compact. ZRAM_BLOCK_KB: the device's block_size
-# (0: its default; ignored by a kernel without the attribute).
+# (0: its default; ignored by a kernel without the attribute). ZRAM_LEVEL:
+# the device's algorithm_params level (0: the algorithm's default).
 . /zmp/lib.sh
 for s in $MTHP_KB; do
 	if [ "$s" != 0 ] && [ ! -e "$THP/hugepages-${s}kB" ]; then
@@ -17,12 +18,14 @@ done
 mthp_only $MTHP_KB
 block=
 [ "${ZRAM_BLOCK_KB:-0}" != 0 ] && block=$((ZRAM_BLOCK_KB * 1024))
-if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" $block; then
+level=
+[ "${ZRAM_LEVEL:-0}" != 0 ] && level=$ZRAM_LEVEL
+if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" "$block" "$level"; then
 	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO', block size '$block')"
 	exit 1
 fi
 bs=$(cat /sys/block/zram0/block_size 2>/dev/null || echo 0)
-echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": \"$MTHP_KB\", \"block_size\": $bs, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"
+echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": \"$MTHP_KB\", \"block_size\": $bs, \"level\": ${level:-0}, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"
 fail=
 if [ "${FAIL_SWAPIN:-0}" = 1 ]; then
 	fail_large_allocs || { echo "ZMP_ERROR fail_page_alloc setup failed"; exit 1; }

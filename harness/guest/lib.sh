@@ -60,17 +60,22 @@ block_swap_on()
 	zram_swap_on zram0 "$1" "$2"
 }
 
-# zram_swap_on DEV ALGO DISKSIZE [BLOCK_BYTES]: a fresh zram swap device
-# (with that block_size, where the kernel has the attribute).
+# zram_swap_on DEV ALGO DISKSIZE [BLOCK_BYTES [LEVEL]]: a fresh zram swap
+# device (with that block_size, where the kernel has the attribute, and
+# that algorithm level through algorithm_params).
 zram_swap_on()
 {
-	local dev=$1 algo=$2 size=$3 block=$4
+	local dev=$1 algo=$2 size=$3 block=$4 level=$5
 	[ -e /sys/block/$dev ] || cat /sys/class/zram-control/hot_add > /dev/null
 	echo 1 > /sys/block/$dev/reset || return 1
 	if [ -n "$block" ] && [ -e /sys/block/$dev/block_size ]; then
 		echo "$block" > /sys/block/$dev/block_size || return 1
 	fi
 	echo "$algo" > /sys/block/$dev/comp_algorithm || return 1
+	if [ -n "$level" ]; then
+		echo "algo=$algo level=$level" > /sys/block/$dev/algorithm_params ||
+			return 1
+	fi
 	echo "$size" > /sys/block/$dev/disksize || return 1
 	mkswap /dev/$dev > /dev/null || return 1
 	swapon /dev/$dev || return 1

@@ -8,7 +8,9 @@
  *   stored       sum of min(compressed, block) over all blocks
  *   stored_zram  the same, but same-filled blocks cost 0 bytes as in zram
  * as one JSON object.  With a fourth argument "sizes", prints instead the
- * compressed size of every 16 KiB block, one a line (0: same-filled).
+ * compressed size of every 16 KiB block, one a line (0: same-filled).  A
+ * last argument "level=N" sets the level (zstd) or acceleration (lz4), as
+ * zram's algorithm_params does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +39,14 @@ int main(int argc, char **argv)
 	ZSTD_CCtx *cctx;
 	FILE *f;
 
-	int list = argc == 5 && !strcmp(argv[4], "sizes");
+	int level = 0, list;
 
+	if (argc > 4 && !strncmp(argv[argc - 1], "level=", 6))
+		level = atoi(argv[--argc] + 6);
+	list = argc == 5 && !strcmp(argv[4], "sizes");
 	if ((argc != 4 && !list) ||
 	    (strcmp(argv[2], "zstd") && strcmp(argv[2], "lz4"))) {
-		fprintf(stderr, "usage: zref CORPUS zstd|lz4 BYTES [sizes]\n");
+		fprintf(stderr, "usage: zref CORPUS zstd|lz4 BYTES [sizes] [level=N]\n");
 		return 2;
 	}
 	algo = argv[2];
@@ -73,11 +78,11 @@ int main(int argc, char **argv)
 
 			if (!strcmp(algo, "zstd"))
 				c = ZSTD_compressCCtx(cctx, dst, 2 * bs + 1024,
-						      buf + off, bs, 3);
+						      buf + off, bs, level ? level : 3);
 			else
-				c = LZ4_compress_default((const char *)buf + off,
-							 (char *)dst, bs,
-							 2 * bs + 1024);
+				c = LZ4_compress_fast((const char *)buf + off,
+						      (char *)dst, bs, 2 * bs + 1024,
+						      level ? level : 1);
 			if ((!strcmp(algo, "zstd") && ZSTD_isError(c)) || !c) {
 				fprintf(stderr, "zref: compression failed\n");
 				return 2;
@@ -94,6 +99,8 @@ int main(int argc, char **argv)
 	if (list)
 		return 0;
 	printf("{\"algo\": \"%s\", \"bytes\": %zu", algo, size);
+	if (level)
+		printf(", \"level\": %d", level);
 	for (i = 0; i < 4; i++)
 		if (size % blocks[i] == 0)
 			printf(", \"stored_%zuk\": %llu, \"stored_zram_%zuk\": %llu",

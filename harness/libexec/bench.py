@@ -91,6 +91,11 @@ def parse_args(argv):
                     "the device's default, 16); above 16 the patched "
                     "kernel is built with ZSMALLOC_MULTI_PAGES_ORDER 4 "
                     "(largest block 64 KiB)")
+    ap.add_argument("--level", type=int, metavar="N",
+                    help="the patched zram device's compression level "
+                    "(algorithm_params level=N: zstd's level, lz4's "
+                    "acceleration; the user-space reference follows it); "
+                    "the baseline keeps the algorithm's default")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=900,
@@ -123,6 +128,8 @@ def parse_args(argv):
     a.mthp = a.mthp_sizes[-1]
     if a.block_size is not None and a.block_size not in (4, 8, 16, 32, 64):
         ap.error("--block-size: 4, 8, 16, 32 or 64 KiB")
+    if a.level is not None and not 1 <= a.level <= 22:
+        ap.error("--level must be 1..22")
     if a.no_mthp:
         a.mthp, a.mthp_sizes = 0, []
     return a
@@ -144,10 +151,12 @@ def patched_variant(a):
     return "guest-order4" if block_kb(a) > 16 else "guest"
 
 
-def reference(img, algo, size_bytes):
+def reference(img, algo, size_bytes, level=None):
     exe = guest.host_tool("zref")
-    r = subprocess.run([exe, img, algo, str(size_bytes)], check=True,
-                       capture_output=True, text=True)
+    cmd = [exe, img, algo, str(size_bytes)]
+    if level is not None:
+        cmd.append("level=%d" % level)
+    r = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(r.stdout)
 
 
@@ -157,6 +166,7 @@ def run_round(a, kind, kernel, img, rnd):
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
             "MTHP_KB": " ".join(str(s) for s in a.mthp_sizes) or 0,
             "ZRAM_BLOCK_KB": a.block_size or 0,
+            "ZRAM_LEVEL": 0 if kind == "baseline" else (a.level or 0),
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
@@ -191,6 +201,10 @@ def run_round(a, kind, kernel, img, rnd):
             r["zram_conf"].get("block_size") != a.block_size * 1024:
         fail("%s: the device's block_size is %s, not %d KiB (console: %s)"
              % (label, r["zram_conf"].get("block_size"), a.block_size, logfile))
+    if kind != "baseline" and a.level and \
+            r["zram_conf"].get("level") != a.level:
+        fail("%s: the device's level is %s, not %d (console: %s)"
+             % (label, r["zram_conf"].get("level"), a.level, logfile))
     if r["mismatches"]:
         fail("%s: %d bytes differ after swap-in" % (label, r["mismatches"]))
     lat = [json.loads(l[len(LATENCY_PREFIX):]) for l in text.splitlines()
@@ -355,7 +369,8 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
                 "round (/proc/sys/vm/compact_memory, untimed)"]
     out += ["", "user-space reference, same corpus bytes, %s "
             "(stored = min(compressed, block); same-filled blocks free as in zram):"
-            % ("zstd level 3" if a.algo == "zstd" else "lz4 acceleration 1"),
+            % ("zstd level %d" % (a.level or 3) if a.algo == "zstd" else
+               "lz4 acceleration %d" % (a.level or 1)),
             "| block | stored bytes | stored/orig | zram-like stored bytes |",
             "|---|---|---|---|"]
     for b in sorted({"4k", "16k", "%dk" % stored_block_kb(a)},
@@ -390,6 +405,8 @@ def mthp_title(a):
          "%s KiB mTHP" % "+".join(str(s) for s in a.mthp_sizes))
     if a.block_size is not None:
         t += ", %d KiB blocks" % a.block_size
+    if a.level is not None:
+        t += ", patched level %d" % a.level
     if a.fallback:
         t += ", every large swap-in allocation failing"
     return t
@@ -462,7 +479,7 @@ def main(argv):
             fail("no %s kernel image (harness/bin/bench builds it)" % k)
     size_bytes = a.size * MIB
     corpus_name, img = prepare_corpus(a.corpus, size_bytes, a.tile)
-    ref = reference(img, a.algo, size_bytes)
+    ref = reference(img, a.algo, size_bytes, a.level)
     rounds = []
     for rnd in range(1, a.rounds + 1):
         for k in kinds:
@@ -494,6 +511,8 @@ def main(argv):
                                                      a.mthp_sizes)) +
                                     ("" if a.block_size is None else
                                      "-b%dk" % a.block_size) +
+                                    ("" if a.level is None else
+                                     "-l%d" % a.level) +
                                     ("-compact" if a.compact else "") +
                                     ("-latency" if a.latency else ""),
                                     "" if a.smp == 2 else "-smp%d" % a.smp,
@@ -504,7 +523,7 @@ def main(argv):
                    "smp": a.smp, "icount": a.icount,
                    "mthp": not a.no_mthp, "fallback": a.fallback,
                    "mthp_kb": a.mthp, "mthp_sizes_kb": a.mthp_sizes,
-                   "block_kb": block_kb(a),
+                   "block_kb": block_kb(a), "level": a.level,
                    "stored_block_kb": stored_block_kb(a),
                    "latency": a.latency, "compact": a.compact,
                    "rounds_per_kernel": a.rounds,
