@@ -1019,6 +1019,9 @@ static void free_zspage(struct zs_pool *pool, struct size_class *class,
 	 * by __free_zspage.
 	 */
 	if (!trylock_zspage(zspage)) {
+		/* async_free_zspage() takes it off the lists: no more growing */
+		if (class->growing == zspage)
+			class->growing = NULL;
 		kick_deferred_free(pool);
 		return;
 	}
