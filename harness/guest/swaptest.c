@@ -26,14 +26,15 @@
  *	the reader reads the other pages: they must be the new data, never
  *	the buffered old block.
  *
- *   swaptest fallback CORPUS MiB read|write|fork|dontneed
+ *   swaptest fallback CORPUS MiB read|write|fork|dontneed|random
  *	Fill MiB of memory from the corpus, page it out, then set
  *	/proc/self/make-it-fail (fail_page_alloc, set up by the caller, then
  *	fails this task's large swap-in allocations) and bring it back:
  *	read: read-fault every page; write: the first touch of every page is
  *	a write; fork: a child (failing as well) touches and checks a copy
  *	first, then the parent; dontneed: MADV_DONTNEED one page of every
- *	other 16 KiB first (those must read back as zeroes). Every byte must
+ *	other 16 KiB first (those must read back as zeroes); random:
+ *	read-fault the pages in a fixed pseudo-random order. Every byte must
  *	equal the corpus (as changed by the writes).
  *
  * Prints what it checks; exit status 0 when everything matched.
@@ -171,6 +172,32 @@ static void make_it_fail(void)
 }
 
 
+/* Read-fault every page of [mem, mem + size) in a fixed shuffled order */
+static void touch_random(unsigned char *mem, size_t size)
+{
+	size_t n = size / PG, i, j, t, *order = malloc(n * sizeof(*order));
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	volatile unsigned char sink;
+
+	if (!order)
+		die("malloc");
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = x % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		sink = mem[order[i] * PG];
+	(void)sink;
+	free(order);
+}
+
 static int fallback(const char *corpus, size_t size, const char *how)
 {
 	unsigned char *mem = map_aligned(size);
@@ -213,6 +240,8 @@ static int fallback(const char *corpus, size_t size, const char *how)
 			mem[off + 7] = ref[off + 7];
 		}
 	}
+	if (!strcmp(how, "random"))
+		touch_random(mem, size);
 	touch_and_count(mem, size);
 	bad = count_diff(mem, ref, size);
 	printf("%s: %lu bytes differ\n", how, bad);
@@ -370,11 +399,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "fallback") &&
 	    (!strcmp(argv[4], "read") || !strcmp(argv[4], "write") ||
-	     !strcmp(argv[4], "fork") || !strcmp(argv[4], "dontneed"))) {
+	     !strcmp(argv[4], "fork") || !strcmp(argv[4], "dontneed") ||
+	     !strcmp(argv[4], "random"))) {
 		mib = strtoul(argv[3], NULL, 10);
 		if (mib)
 			return fallback(argv[2], mib * MIB, argv[4]);
 	}
-	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed\n");
+	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed|random\n");
 	return 2;
 }

@@ -128,8 +128,9 @@ def parse_args(argv):
     a.mthp = a.mthp_sizes[-1]
     if a.block_size is not None and a.block_size not in (4, 8, 16, 32, 64):
         ap.error("--block-size: 4, 8, 16, 32 or 64 KiB")
-    if a.level is not None and not 1 <= a.level <= 22:
-        ap.error("--level must be 1..22")
+    if a.level is not None and not (-7 <= a.level <= 22 if a.algo == "zstd"
+                                    else 1 <= a.level <= 65537):
+        ap.error("--level: zstd's level (-7..22) or lz4's acceleration (1..)")
     if a.no_mthp:
         a.mthp, a.mthp_sizes = 0, []
     return a
