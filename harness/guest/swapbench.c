@@ -317,24 +317,11 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 	struct { unsigned long long ns; size_t touch; } worst[3] = { { 0 } };
 	unsigned long long sum = 0, f0, t0, t1;
 	volatile unsigned char sink = 0;
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	size_t off;
 
 	if (!idx || !lat)
 		die("malloc");
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	for (i = n - 1; random_order && i > 0; i--) {
-		size_t t;
-
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		j = x % (i + 1);
-		t = idx[i];
-		idx[i] = idx[j];
-		idx[j] = t;
-	}
+	page_order(idx, n, random_order, 0x9e3779b97f4a7c15ULL);
 	/* as the rounds do: mTHP again after a swap-in that had none */
 	if (fail_swapin) {
 		if (madvise(mem, size, MADV_DONTNEED))

@@ -175,23 +175,12 @@ static void make_it_fail(void)
 /* Read-fault every page of [mem, mem + size) in a fixed shuffled order */
 static void touch_random(unsigned char *mem, size_t size)
 {
-	size_t n = size / PG, i, j, t, *order = malloc(n * sizeof(*order));
-	uint64_t x = 0x2545f4914f6cdd1dULL;
+	size_t n = size / PG, i, *order = malloc(n * sizeof(*order));
 	volatile unsigned char sink;
 
 	if (!order)
 		die("malloc");
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	for (i = n - 1; i > 0; i--) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		j = x % (i + 1);
-		t = order[i];
-		order[i] = order[j];
-		order[j] = t;
-	}
+	page_order(order, n, 1, 0x2545f4914f6cdd1dULL);
 	for (i = 0; i < n; i++)
 		sink = mem[order[i] * PG];
 	(void)sink;

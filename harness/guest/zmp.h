@@ -56,6 +56,25 @@ static inline unsigned char *map_aligned_shift(size_t size, size_t shift,
 	return p + shift;
 }
 
+/* idx[] = 0..n-1, in a fixed order shuffled from @seed when @shuffle */
+static inline void page_order(size_t *idx, size_t n, int shuffle,
+			      uint64_t seed)
+{
+	size_t i, j, t;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	for (i = n - 1; shuffle && i > 0; i--) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		j = seed % (i + 1);
+		t = idx[i];
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+}
+
 static inline unsigned char *map_aligned(size_t size)
 {
 	return map_aligned_shift(size, 0, 0);

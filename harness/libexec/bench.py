@@ -96,6 +96,8 @@ def parse_args(argv):
                     "(algorithm_params level=N: zstd's level, lz4's "
                     "acceleration; the user-space reference follows it); "
                     "the baseline keeps the algorithm's default")
+    ap.add_argument("--level-both", action="store_true",
+                    help="the baseline's device takes --level too")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=900,
@@ -131,6 +133,8 @@ def parse_args(argv):
     if a.level is not None and not (-7 <= a.level <= 22 if a.algo == "zstd"
                                     else 1 <= a.level <= 65537):
         ap.error("--level: zstd's level (-7..22) or lz4's acceleration (1..)")
+    if a.level_both and a.level is None:
+        ap.error("--level-both needs --level")
     if a.no_mthp:
         a.mthp, a.mthp_sizes = 0, []
     return a
@@ -167,7 +171,8 @@ def run_round(a, kind, kernel, img, rnd):
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
             "MTHP_KB": " ".join(str(s) for s in a.mthp_sizes) or 0,
             "ZRAM_BLOCK_KB": a.block_size or 0,
-            "ZRAM_LEVEL": 0 if kind == "baseline" else (a.level or 0),
+            "ZRAM_LEVEL": 0 if kind == "baseline" and not a.level_both
+                          else (a.level or 0),
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
@@ -202,7 +207,7 @@ def run_round(a, kind, kernel, img, rnd):
             r["zram_conf"].get("block_size") != a.block_size * 1024:
         fail("%s: the device's block_size is %s, not %d KiB (console: %s)"
              % (label, r["zram_conf"].get("block_size"), a.block_size, logfile))
-    if kind != "baseline" and a.level and \
+    if (kind != "baseline" or a.level_both) and a.level and \
             r["zram_conf"].get("level") != a.level:
         fail("%s: the device's level is %s, not %d (console: %s)"
              % (label, r["zram_conf"].get("level"), a.level, logfile))
@@ -407,7 +412,8 @@ def mthp_title(a):
     if a.block_size is not None:
         t += ", %d KiB blocks" % a.block_size
     if a.level is not None:
-        t += ", patched level %d" % a.level
+        t += ", %s level %d" % ("both" if a.level_both else "patched",
+                                a.level)
     if a.fallback:
         t += ", every large swap-in allocation failing"
     return t
@@ -513,7 +519,8 @@ def main(argv):
                                     ("" if a.block_size is None else
                                      "-b%dk" % a.block_size) +
                                     ("" if a.level is None else
-                                     "-l%d" % a.level) +
+                                     "-l%d%s" % (a.level, "both" if
+                                                 a.level_both else "")) +
                                     ("-compact" if a.compact else "") +
                                     ("-latency" if a.latency else ""),
                                     "" if a.smp == 2 else "-smp%d" % a.smp,
@@ -525,6 +532,7 @@ def main(argv):
                    "mthp": not a.no_mthp, "fallback": a.fallback,
                    "mthp_kb": a.mthp, "mthp_sizes_kb": a.mthp_sizes,
                    "block_kb": block_kb(a), "level": a.level,
+                   "level_both": a.level_both,
                    "stored_block_kb": stored_block_kb(a),
                    "latency": a.latency, "compact": a.compact,
                    "rounds_per_kernel": a.rounds,

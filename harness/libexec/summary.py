@@ -26,6 +26,9 @@ def run_name(d):
         what += ", no 16 KiB folio at swap-in"
     if d.get("compact"):
         what += ", memory compacted before swap-in"
+    if d.get("level") is not None:
+        what += ", %s level %d" % ("both devices at" if d.get("level_both")
+                                   else "patched device at", d["level"])
     return what
 
 
@@ -63,17 +66,19 @@ def latency(results):
 def headline(results):
     """The README table of the runs headline.list names."""
     rows = ["| run | base | swap-out | swap-in | compr_data_size "
-            "| compr/ref | used/compr base, patched | commit, date | command |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| compr/ref | mem_used_total | used/compr base, patched "
+            "| commit, date | command |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for d in headline_runs(results):
         b, p = d["summary"]["baseline"], d["summary"]["patched"]
         ref = d["reference"]["stored_zram_%dk" % d.get("stored_block_kb", 16 if d["mthp"] else 4)]
-        rows.append("| %s | %s | %.3f | %.3f | %.3f | %+.3f%% | %.1f%%, %.1f%% "
-                    "| %s, %s | `%s` |" % (
+        rows.append("| %s | %s | %.3f | %.3f | %.3f | %+.3f%% | %.3f "
+                    "| %.1f%%, %.1f%% | %s, %s | `%s` |" % (
             run_name(d), d.get("base", "6.12"),
             p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
             p["compr_data_size"] / b["compr_data_size"],
             100.0 * (p["compr_data_size"] - ref) / ref,
+            p["mem_used_total"] / b["mem_used_total"],
             100.0 * b["mem_used_total"] / b["compr_data_size"],
             100.0 * p["mem_used_total"] / p["compr_data_size"],
             d.get("commit", "not stamped"), d["date"][:10],
