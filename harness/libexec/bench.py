@@ -484,6 +484,9 @@ def main(argv):
     for k in kinds:
         if not kernels[k] or not os.path.isfile(kernels[k]):
             fail("no %s kernel image (harness/bin/bench builds it)" % k)
+    # the tree the kernels were built from (harness/bin/bench built them
+    # just before), not whatever is checked out when the rounds end
+    commit = guest.git_commit()
     size_bytes = a.size * MIB
     corpus_name, img = prepare_corpus(a.corpus, size_bytes, a.tile)
     ref = reference(img, a.algo, size_bytes, a.level)
@@ -507,7 +510,7 @@ def main(argv):
                  "the whole boot (M instructions):\n"
                  + insnprof.table(counts, kinds))
     text = "command: %s\nbase: %s, commit %s\n%s" % (
-        os.environ.get("ZMP_BENCH_CMD", ""), BASE, guest.git_commit(), text)
+        os.environ.get("ZMP_BENCH_CMD", ""), BASE, commit, text)
     print(text)
     os.makedirs(a.out, exist_ok=True)
     stem = "swap-%s-%s-%dM%s%s%s" % (corpus_name, a.algo, a.size,
@@ -537,7 +540,7 @@ def main(argv):
                    "latency": a.latency, "compact": a.compact,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
-                   "base": BASE, "commit": guest.git_commit(),
+                   "base": BASE, "commit": commit,
                    "command": os.environ.get("ZMP_BENCH_CMD", ""),
                    "reference": ref, "summary": summary, "rounds": rounds,
                    "table": text}, f, indent=1)
