@@ -590,12 +590,17 @@ static unsigned int zspage_growth(struct size_class *class,
 	return pages;
 }
 
-/* Objects that lie wholly in the pages @zspage has so far */
+/*
+ * Objects that lie wholly in the pages @zspage has so far. Fullness checks
+ * on every zs_malloc() and zs_free() ask; most zspages are fully grown.
+ */
 static unsigned int zspage_capacity(struct size_class *class,
 				    struct zspage *zspage)
 {
 	unsigned long bytes = (unsigned long)zspage->nr_pages << PAGE_SHIFT;
 
+	if (zspage->nr_pages == class->pages_per_zspage)
+		return class->objs_per_zspage;
 	return min_t(unsigned long, class->objs_per_zspage,
 		     bytes / class->size);
 }

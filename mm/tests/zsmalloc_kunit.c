@@ -905,7 +905,7 @@ static void zs_test_compaction(struct kunit *test)
 	zs_test_compact_sizes(test, sizes, n);
 }
 
-/* mm/zsmalloc.c's ZS_MULTI_PAGES_GROWTH: multi-page zspages grow by at least */
+/* mm/zsmalloc.c's ZS_MULTI_PAGES_GROWTH: fewest pages a multi-page zspage adds */
 #define ZS_TEST_MULTI_GROWTH	4
 
 /*
