@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * swapstress: one worker of the stress run (harness/guest/stress.sh).
+ * swapstress: one worker of the stress run (harness/guest/tests/stress).
  *
- *   swapstress CORPUS MiB SECONDS SEED
+ *   swapstress CORPUS MiB OPS|SECONDSs SEED
  *
  * Maps MiB of anonymous memory (2 MiB aligned, so 16 KiB mTHP can back
  * it) and fills every page with a page of the corpus chosen by the page's
- * version. Until SECONDS have passed it then picks at random: verify a
+ * version. For OPS operations (or, given as e.g. "60s", until SECONDS
+ * have passed: a soak run) it then picks at random: verify a
  * range against the corpus (faulting it in from swap), rewrite a range with
  * new versions, MADV_PAGEOUT a range, MADV_DONTNEED one 4 KiB page of a
  * block (it must read back as zeroes), or fork a child that checks random
@@ -109,18 +110,26 @@ static void pick(unsigned long max, unsigned long *p, unsigned long *n)
 int main(int argc, char **argv)
 {
 	unsigned long verified = 0, rewritten = 0, pageouts = 0, drops = 0;
-	unsigned long forks = 0, bad = 0, p, n, i;
+	unsigned long forks = 0, bad = 0, ops = 0, max_ops = 0, p, n, i;
 	struct stat st;
-	time_t end;
+	time_t end = 0;
+	char *unit;
 	int status;
 
 	zmp_init();
 	if (argc != 5) {
-		fprintf(stderr, "usage: swapstress CORPUS MiB SECONDS SEED\n");
+		fprintf(stderr, "usage: swapstress CORPUS MiB OPS|SECONDSs SEED\n");
 		return 2;
 	}
 	npages = strtoul(argv[2], NULL, 10) * MIB / PG;
-	end = time(NULL) + strtoul(argv[3], NULL, 10);
+	/* a number of operations (the tests: the same work on any machine) */
+	max_ops = strtoul(argv[3], &unit, 10);
+	if (*unit == 's' && !unit[1]) {
+		end = time(NULL) + max_ops;
+		max_ops = 0;
+	} else if (*unit || !max_ops) {
+		die("OPS: a number of operations, or of seconds with an s");
+	}
 	rng = strtoull(argv[4], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1;
 	corpus_fd = open(argv[1], O_RDONLY);
 	if (corpus_fd < 0 || fstat(corpus_fd, &st))
@@ -141,9 +150,10 @@ int main(int argc, char **argv)
 	mem = map_aligned(npages * PG);
 	rewrite(0, npages);
 
-	while (time(NULL) < end) {
+	while (max_ops ? ops < max_ops : time(NULL) < end) {
 		unsigned int op = next() % 100;
 
+		ops++;
 		if (op < 45) {
 			pick(64, &p, &n);
 			bad += verify(p, n);
@@ -184,9 +194,9 @@ int main(int argc, char **argv)
 	}
 	bad += verify(0, npages);
 	verified += npages;
-	printf("SWAPSTRESS {\"pages_verified\": %lu, \"pages_rewritten\": %lu, "
-	       "\"pages_paged_out\": %lu, \"pages_dropped\": %lu, \"forks\": %lu, "
-	       "\"bytes_wrong\": %lu}\n",
-	       verified, rewritten, pageouts, drops, forks, bad);
+	printf("SWAPSTRESS {\"ops\": %lu, \"pages_verified\": %lu, "
+	       "\"pages_rewritten\": %lu, \"pages_paged_out\": %lu, "
+	       "\"pages_dropped\": %lu, \"forks\": %lu, \"bytes_wrong\": %lu}\n",
+	       ops, verified, rewritten, pageouts, drops, forks, bad);
 	return bad ? 1 : 0;
 }

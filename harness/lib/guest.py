@@ -54,20 +54,37 @@ CC = {"x86_64": "gcc", "arm64": "aarch64-linux-gnu-gcc"}
 
 
 def compile_guest_programs(outdir, arch="x86_64"):
-    """Statically link the guest programs (harness/guest/*.c)."""
+    """Statically link the guest programs (harness/guest/*.c) into @outdir;
+    returns their paths.
+
+    A program is rebuilt unless the hash of its source and zmp.h that it
+    was built from matches: the work directory is shared by every
+    checkout, so an older checkout's newer binary must not pass for this
+    one's (modification times cannot tell).
+    """
     os.makedirs(outdir, exist_ok=True)
     src = os.path.join(HARNESS, "guest")
+    exes = []
+    with open(os.path.join(src, "zmp.h"), "rb") as f:
+        header = f.read()
     for name in sorted(os.listdir(src)):
         if not name.endswith(".c"):
             continue
         exe = os.path.join(outdir, name[:-2])
+        exes.append(exe)
         cfile = os.path.join(src, name)
-        if os.path.exists(exe) and os.path.getmtime(exe) > max(
-                os.path.getmtime(cfile), os.path.getmtime(os.path.join(src, "zmp.h"))):
-            continue
+        with open(cfile, "rb") as f:
+            digest = hashlib.sha256(f.read() + header).hexdigest()
+        stamp = exe + ".sha256"
+        if os.path.exists(exe) and os.path.exists(stamp):
+            with open(stamp) as f:
+                if f.read().strip() == digest:
+                    continue
         subprocess.run([CC[arch], "-O2", "-Wall", "-Werror", "-static", "-o",
                         exe, cfile], check=True)
-    return outdir
+        with open(stamp, "w") as f:
+            f.write(digest + "\n")
+    return exes
 
 
 FIO_ORIG = "http://deb.debian.org/debian/pool/main/f/fio/fio_3.33.orig.tar.gz"
@@ -170,11 +187,10 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
         for t in os.listdir(os.path.join(g, "tests")):
             shutil.copy(os.path.join(g, "tests", t),
                         os.path.join(root, "zmp/tests", t))
-        progs = compile_guest_programs(
-            os.path.join(WORK, "guest-bin" + ("" if arch == "x86_64" else "-" + arch)),
-            arch)
-        for p in os.listdir(progs):
-            shutil.copy(os.path.join(progs, p), os.path.join(root, "zmp/bin", p))
+        for exe in compile_guest_programs(
+                os.path.join(WORK, "guest-bin" + ("" if arch == "x86_64" else "-" + arch)),
+                arch):
+            shutil.copy(exe, os.path.join(root, "zmp/bin", os.path.basename(exe)))
         shutil.copy(build_fio(arch), os.path.join(root, "zmp/bin/fio"))
         install_kselftests(src_tree, os.path.join(root, "kselftest"))
         compile_test_zswap(src_tree, os.path.join(root, "zmp/bin/test_zswap"), arch)
