@@ -124,10 +124,10 @@ int main(int argc, char **argv)
 	npages = strtoul(argv[2], NULL, 10) * MIB / PG;
 	/* a number of operations (the tests: the same work on any machine) */
 	max_ops = strtoul(argv[3], &unit, 10);
-	if (*unit == 's' && !unit[1]) {
+	if (unit != argv[3] && *unit == 's' && !unit[1]) {
 		end = time(NULL) + max_ops;
 		max_ops = 0;
-	} else if (*unit || !max_ops) {
+	} else if (*unit || !max_ops || unit == argv[3]) {
 		die("OPS: a number of operations, or of seconds with an s");
 	}
 	rng = strtoull(argv[4], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1;
