@@ -21,16 +21,18 @@
  * and are packed back to back in zspages: chains of class->pages_per_zspage
  * order-0 pages (struct zpdesc, see mm/zpdesc.h) that hold
  * class->objs_per_zspage objects. An object may start in one page and end in
- * a following one; zs_obj_read_begin() then copies it into the caller's
- * buffer, and zs_obj_write() copies it page by page. Classes whose zspages
+ * a following one; zs_obj_read_begin() then reads it in place if one pointer
+ * covers its pages, and copies it into the caller's buffer otherwise, and
+ * zs_obj_write() copies it page by page. Classes whose zspages
  * would look the same (equal pages per zspage and objects per zspage) are
  * merged into the larger one.
  *
  * A zspage does not get all its pages at once: it starts with the pages its
  * first object needs, and zs_malloc() adds pages as objects need them, while
- * none of the class's zspages has a free object (class->growing is the one
- * zspage that grows; zspage->nr_pages counts the pages it has). A class that
- * holds a few objects then costs the pages they fill, not a whole chain.
+ * none of the class's zspages has a free object (zspage->nr_pages counts the
+ * pages it has; a full zspage that can still grow waits on class->growable
+ * rather than on its fullness list). A class that holds a few objects then
+ * costs the pages they fill, not a whole chain.
  * Fullness groups, compaction and the pool's page count go by the pages a
  * zspage has.
  *
@@ -52,8 +54,9 @@
  *
  * An object that spans pages is read in place through the direct map when
  * the pages it lies in happen to be physically contiguous (consecutive
- * order-0 allocations often are), and copied page by page otherwise; see
- * obj_contig_addr(). zsmalloc never asks for contiguous pages: a zspage
+ * order-0 allocations often are) and one pointer may cross them (tag-based
+ * KASAN and KMSAN say when it may not), and copied page by page otherwise;
+ * see obj_contig_addr(). zsmalloc never asks for contiguous pages: a zspage
  * holds no higher-order block that mTHP or other users could want.
  * Writers copy page by page.
  */
@@ -67,8 +70,12 @@
  *	class->lock
  *	zspage->lock
  *
- * A zspage grows under class->lock alone: readers never look past the
- * pages of their own object, and pages are allocated with no lock held.
+ * A zspage grows under class->lock alone, and its pages are allocated with
+ * no lock held. Growth only links pages after the last one, so the others
+ * who walk a chain need no more: readers never look past the pages of their
+ * own object, migration and compaction hold class->lock, and lock_zspage()
+ * walks only zspages that async_free_zspage() took off the class's lists,
+ * where zs_malloc() cannot find them to grow them.
  *
  * zs_obj_read_begin(), zs_obj_read_sg_begin() and zs_obj_write() take the
  * zspage lock for reading (the read variants hold it until the matching
@@ -263,8 +270,13 @@ struct size_class {
 	int objs_per_zspage;
 	/* Number of PAGE_SIZE sized pages to combine to form a 'zspage' */
 	int pages_per_zspage;
-	/* A zspage that has yet to get all its pages, if any */
-	struct zspage *growing;
+	/*
+	 * Zspages that have yet to get all their pages and have no free object
+	 * in those they have: zs_malloc() grows them before it makes new ones
+	 */
+	struct list_head growable;
+	/* an allocation is getting pages to grow one of them */
+	bool growth_pending;
 
 	unsigned int index;
 	struct zs_size_stat stats;
@@ -346,8 +358,11 @@ static inline void free_zpdesc(struct zpdesc *zpdesc)
 	__free_page(page);
 }
 
-/* Free @nr pages alloc_zpdescs() gave and no zspage took */
-static void free_zpdescs(struct zpdesc *zpdescs[], unsigned int nr)
+/*
+ * Give back @nr pages alloc_zpdescs() got and no zspage took: they are
+ * counted in NR_ZSPAGES, which free_zpdesc() leaves to its callers.
+ */
+static void free_unused_zpdescs(struct zpdesc *zpdescs[], unsigned int nr)
 {
 	while (nr--) {
 		zpdesc_dec_zone_page_state(zpdescs[nr]);
@@ -605,6 +620,12 @@ static unsigned int zspage_capacity(struct size_class *class,
 		     bytes / class->size);
 }
 
+/* Whether @zspage has yet to get the pages of some of its objects */
+static bool zspage_can_grow(struct size_class *class, struct zspage *zspage)
+{
+	return zspage_capacity(class, zspage) < class->objs_per_zspage;
+}
+
 /* Offset in page @nr of a zspage of @class of its first object start */
 static unsigned int first_obj_offset_of(struct size_class *class,
 					unsigned int nr)
@@ -833,8 +854,13 @@ static void insert_zspage(struct size_class *class,
 				struct zspage *zspage,
 				int fullness)
 {
+	struct list_head *head = &class->fullness_list[fullness];
+
+	/* a full zspage that can take more pages waits to grow */
+	if (fullness == ZS_INUSE_RATIO_100 && zspage_can_grow(class, zspage))
+		head = &class->growable;
 	class_stat_add(class, fullness, 1);
-	list_add(&zspage->list, &class->fullness_list[fullness]);
+	list_add(&zspage->list, head);
 	zspage->fullness = fullness;
 }
 
@@ -846,7 +872,7 @@ static void remove_zspage(struct size_class *class, struct zspage *zspage)
 {
 	int fullness = zspage->fullness;
 
-	VM_BUG_ON(list_empty(&class->fullness_list[fullness]));
+	VM_WARN_ON_ONCE(list_empty(&zspage->list));
 
 	list_del_init(&zspage->list);
 	class_stat_sub(class, fullness, 1);
@@ -1006,8 +1032,6 @@ static void __free_zspage(struct zs_pool *pool, struct size_class *class,
 	class_stat_sub(class, ZS_OBJS_ALLOCATED, zspage_capacity(class, zspage));
 	class_stat_sub(class, ZS_PAGES_USED, zspage->nr_pages);
 	atomic_long_sub(zspage->nr_pages, &pool->pages_allocated);
-	if (class->growing == zspage)
-		class->growing = NULL;
 
 	cache_free_zspage(zspage);
 }
@@ -1024,9 +1048,6 @@ static void free_zspage(struct zs_pool *pool, struct size_class *class,
 	 * by __free_zspage.
 	 */
 	if (!trylock_zspage(zspage)) {
-		/* async_free_zspage() takes it off the lists: no more growing */
-		if (class->growing == zspage)
-			class->growing = NULL;
 		kick_deferred_free(pool);
 		return;
 	}
@@ -1134,7 +1155,7 @@ static bool alloc_zpdescs(struct zpdesc *zpdescs[], unsigned int nr,
 		struct zpdesc *zpdesc = alloc_zpdesc(gfp, nid);
 
 		if (!zpdesc) {
-			free_zpdescs(zpdescs, i);
+			free_unused_zpdescs(zpdescs, i);
 			return false;
 		}
 		__zpdesc_set_zsmalloc(zpdesc);
@@ -1268,8 +1289,18 @@ static void obj_copy_pages(struct zpdesc *zpdesc, unsigned long off,
 /*
  * The object data that starts @off bytes into @zpdesc (see
  * obj_copy_pages()) and runs @len bytes on, as one range of the direct map,
- * if the pages it lies in have consecutive frame numbers; NULL if they do
- * not, and always with CONFIG_HIGHMEM, whose pages need not be mapped.
+ * or NULL if no single pointer may be used for the whole range.
+ *
+ * The pages of a zspage are allocated one by one, so the range is only one
+ * piece of the direct map when their frame numbers happen to be
+ * consecutive, and even then a pointer is more than an address:
+ *  - with tag-based KASAN (software tags, or hardware tags on arm64 MTE)
+ *    every allocation of pages gets its own tag, set in the memory and in
+ *    the pointer page_address() returns; a pointer carries one tag, so it
+ *    may only cross into a page that bears the same tag;
+ *  - with KMSAN every page has its metadata apart from its neighbours', and
+ *    an access may not cross pages at all;
+ *  - with CONFIG_HIGHMEM the pages need not be mapped.
  */
 static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
 			     size_t len)
@@ -1277,8 +1308,9 @@ static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
 	struct page *first;
 	unsigned long pfn;
 	unsigned int i, nr;
+	u8 tag;
 
-	if (IS_ENABLED(CONFIG_HIGHMEM))
+	if (IS_ENABLED(CONFIG_HIGHMEM) || IS_ENABLED(CONFIG_KMSAN))
 		return NULL;
 
 	if (off >= PAGE_SIZE) {
@@ -1287,10 +1319,13 @@ static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
 	}
 	first = zpdesc_page(zpdesc);
 	pfn = zpdesc_pfn(zpdesc);
+	/* a constant that lets the test go when no KASAN mode tags pages */
+	tag = page_kasan_tag(first);
 	nr = DIV_ROUND_UP(off + len, PAGE_SIZE);
 	for (i = 1; i < nr; i++) {
 		zpdesc = get_next_zpdesc(zpdesc);
-		if (zpdesc_pfn(zpdesc) != pfn + i)
+		if (zpdesc_pfn(zpdesc) != pfn + i ||
+		    page_kasan_tag(zpdesc_page(zpdesc)) != tag)
 			return NULL;
 	}
 	return page_address(first) + off;
@@ -1307,9 +1342,9 @@ static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
  *              stored alone in a page, does not)
  *
  * Returns a pointer to the first @mem_len bytes of the object: the object
- * itself, if those bytes lie within one page or in pages that happen to be
- * physically contiguous, otherwise @local_copy, into which they have been
- * copied. An object larger than a page (see zs_max_alloc_size()) always
+ * itself, if those bytes lie within one page or in pages that one pointer
+ * covers (see obj_contig_addr()), otherwise @local_copy, into which they
+ * have been copied. An object larger than a page (see zs_max_alloc_size()) always
  * spans pages, so the caller of such objects must provide a @local_copy of
  * @mem_len bytes; it learns whether the object was copied by comparing the
  * pointer returned with @local_copy.
@@ -1663,6 +1698,21 @@ int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
 	return nr;
 }
 EXPORT_SYMBOL_IF_KUNIT(zs_test_object_pages);
+
+/*
+ * For the KUnit suite: make zs_malloc() of @size objects act, while @hold,
+ * as if another allocation were getting pages to grow a zspage of their
+ * class, the way two CPUs that miss at once meet.
+ */
+void zs_test_hold_growth(struct zs_pool *pool, size_t size, bool hold)
+{
+	struct size_class *class = lookup_size_class(pool, size);
+
+	spin_lock(&class->lock);
+	class->growth_pending = hold;
+	spin_unlock(&class->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(zs_test_hold_growth);
 #endif
 
 static unsigned long obj_malloc(struct zs_pool *pool,
@@ -1708,21 +1758,21 @@ static unsigned long obj_malloc(struct zs_pool *pool,
 
 
 /*
- * Add @nr pages to @zspage, class->growing, whose objects are all in use,
- * and put the objects they complete on its free list.
+ * Add @nr pages to @zspage, a zspage of class->growable, and put the
+ * objects they complete on its free list, which is empty.
  */
 static void grow_zspage(struct zs_pool *pool, struct size_class *class,
 			struct zspage *zspage, struct zpdesc *zpdescs[],
 			unsigned int nr)
 {
 	unsigned int old = zspage_capacity(class, zspage), i;
-	struct zpdesc *last = get_first_zpdesc(zspage);
+	struct zpdesc *last = get_first_zpdesc(zspage), *next;
 
 	assert_spin_locked(&class->lock);
 	VM_WARN_ON_ONCE(get_zspage_inuse(zspage) != old);
 
-	while (last->next)
-		last = last->next;
+	while ((next = get_next_zpdesc(last)))
+		last = next;
 	for (i = 0; i < nr; i++) {
 		struct zpdesc *zpdesc = zpdescs[i];
 
@@ -1741,53 +1791,73 @@ static void grow_zspage(struct zs_pool *pool, struct size_class *class,
 		       zspage_capacity(class, zspage) - old);
 	class_stat_add(class, ZS_PAGES_USED, nr);
 	atomic_long_add(nr, &pool->pages_allocated);
-	if (zspage_capacity(class, zspage) == class->objs_per_zspage)
-		class->growing = NULL;
 	fix_fullness_group(class, zspage);
 }
 
+/* Pages the first zspage of class->growable needs for one more object */
+static struct zspage *first_growable(struct size_class *class,
+				     unsigned int *need)
+{
+	struct zspage *zspage;
+
+	zspage = list_first_entry_or_null(&class->growable, struct zspage, list);
+	if (zspage)
+		*need = zspage_growth(class, zspage->nr_pages,
+				      zspage_capacity(class, zspage) + 1);
+	return zspage;
+}
+
 /*
- * A zspage for one more object of @class: one with a free object, or
- * class->growing grown by the pages it needs. Called and returns with
- * class->lock held, which it drops to allocate pages; NULL if a new zspage
- * is needed (*@err 0) or if pages could not be had (*@err -ENOMEM).
+ * A zspage for one more object of @class: one with a free object, or a
+ * zspage of class->growable grown by the pages it needs. Called and returns
+ * with class->lock held, which it drops to allocate pages; NULL if a new
+ * zspage is needed (*@err 0) or if pages could not be had (*@err -ENOMEM).
+ *
+ * One allocation at a time gets pages for growth (class->growth_pending):
+ * another one that finds no free object meanwhile makes a new zspage, which
+ * grows in turn once it is full. Pages are got with no zspage pointer held
+ * across the unlocked allocation, since the zspage may be freed meanwhile;
+ * whichever zspage is first in class->growable when they arrive takes them,
+ * and they are only given back when none is left.
  */
 static struct zspage *find_or_grow_zspage(struct zs_pool *pool,
 					  struct size_class *class,
 					  gfp_t gfp, const int nid, int *err)
 {
 	struct zpdesc *zpdescs[ZS_MAX_ZSPAGE_PAGES];
-	unsigned int have = 0, need;
+	unsigned int have = 0, need = 0;
 	struct zspage *zspage;
+	bool ok;
 
 	*err = 0;
 	for (;;) {
-		zspage = find_get_zspage(class);
-		if (zspage || !class->growing)
-			break;
-		zspage = class->growing;
-		need = zspage_growth(class, zspage->nr_pages,
-				     zspage_capacity(class, zspage) + 1);
-		if (need <= have) {
+		zspage = first_growable(class, &need);
+		if (zspage && need <= have) {
 			grow_zspage(pool, class, zspage, zpdescs, need);
 			memmove(zpdescs, zpdescs + need,
 				(have - need) * sizeof(zpdescs[0]));
 			have -= need;
 			break;
 		}
+		zspage = find_get_zspage(class);
+		if (zspage || list_empty(&class->growable))
+			break;
+		if (class->growth_pending && !have)
+			break;
+
+		class->growth_pending = true;
 		spin_unlock(&class->lock);
-		if (!alloc_zpdescs(zpdescs + have, need - have, gfp, nid)) {
+		ok = alloc_zpdescs(zpdescs + have, need - have, gfp, nid);
+		spin_lock(&class->lock);
+		class->growth_pending = false;
+		if (!ok) {
 			*err = -ENOMEM;
-			zspage = NULL;
-			spin_lock(&class->lock);
 			break;
 		}
 		have = need;
-		spin_lock(&class->lock);
 	}
 
-	/* another allocation got there first: the lock stays, @zspage is taken */
-	free_zpdescs(zpdescs, have);
+	free_unused_zpdescs(zpdescs, have);
 	return zspage;
 }
 
@@ -1850,10 +1920,6 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 	class_stat_add(class, ZS_OBJS_ALLOCATED, zspage_capacity(class, zspage));
 	class_stat_add(class, ZS_PAGES_USED, zspage->nr_pages);
 	class_stat_add(class, ZS_OBJS_INUSE, 1);
-	/* a second zspage may start to grow while the first one does */
-	if (zspage_capacity(class, zspage) < class->objs_per_zspage &&
-	    !class->growing)
-		class->growing = zspage;
 
 	/* We completely set up zspage so mark them as movable */
 	SetZsPageMovable(pool, zspage);
@@ -2135,6 +2201,9 @@ static void lock_zspage(struct zspage *zspage)
 	 * the wrong page to unlock, so we must take a reference to the page
 	 * prior to waiting for it to unlock outside zspage_read_lock().
 	 */
+	/* off every list: no zs_malloc() can grow it (see the lock order) */
+	VM_WARN_ON_ONCE(!list_empty(&zspage->list));
+
 	while (1) {
 		zspage_read_lock(zspage);
 		zpdesc = get_first_zpdesc(zspage);
@@ -2317,21 +2386,22 @@ const struct movable_operations zsmalloc_mops = {
 
 #if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
 /*
- * For the KUnit suite: move @page of a zspage to a new page through
- * zsmalloc's movable operations, the way the migration core moves a
- * movable_ops page: isolate it under the page lock
+ * For the KUnit suite: move @page of a zspage to @newpage, a page of the
+ * caller's whose reference it takes, or to a page of its own if @newpage is
+ * NULL, through zsmalloc's movable operations, the way the migration core
+ * moves a movable_ops page: isolate it under the page lock
  * (isolate_movable_ops_page()), then migrate it with both pages locked
  * (migrate_movable_ops_page()), or put it back if that fails. The page
  * stays locked in between, so it cannot be freed while isolated. Returns 0
  * if the page moved, or a negative error code and @page stays in place.
  */
-int zs_test_migrate_page(struct page *page)
+int zs_test_migrate_page(struct page *page, struct page *newpage)
 {
 	struct folio *folio = page_folio(page);
-	struct page *newpage;
 	int rc = -EBUSY;
 
-	newpage = alloc_page(GFP_HIGHUSER_MOVABLE);
+	if (!newpage)
+		newpage = alloc_page(GFP_HIGHUSER_MOVABLE);
 	if (!newpage)
 		return -ENOMEM;
 
@@ -2386,7 +2456,7 @@ static void async_free_zspage(struct work_struct *work)
 	}
 
 	list_for_each_entry_safe(zspage, tmp, &free_pages, list) {
-		list_del(&zspage->list);
+		list_del_init(&zspage->list);
 		lock_zspage(zspage);
 
 		class = zspage_class(pool, zspage);
@@ -2432,8 +2502,10 @@ static inline void zs_flush_migration(struct zs_pool *pool) { }
 
 #if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
 /* zsmalloc pages are movable only with CONFIG_COMPACTION */
-int zs_test_migrate_page(struct page *page)
+int zs_test_migrate_page(struct page *page, struct page *newpage)
 {
+	if (newpage)
+		put_page(newpage);
 	return -EOPNOTSUPP;
 }
 EXPORT_SYMBOL_IF_KUNIT(zs_test_migrate_page);
@@ -2755,6 +2827,7 @@ struct zs_pool *zs_create_pool(const char *name)
 			INIT_LIST_HEAD(&class->fullness_list[fullness]);
 			fullness++;
 		}
+		INIT_LIST_HEAD(&class->growable);
 
 		prev_class = class;
 	}
@@ -2803,6 +2876,8 @@ void zs_destroy_pool(struct zs_pool *pool)
 			pr_err("Class-%d fullness group %d is not empty\n",
 			       class->size, fg);
 		}
+		if (!list_empty(&class->growable))
+			pr_err("Class-%d has zspages left to grow\n", class->size);
 		kfree(class);
 	}
 

@@ -62,7 +62,8 @@ struct page;
 /* for mm/tests/zsmalloc_kunit.c only */
 int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
 			 struct page **pages, int max);
-int zs_test_migrate_page(struct page *page);
+int zs_test_migrate_page(struct page *page, struct page *newpage);
+void zs_test_hold_growth(struct zs_pool *pool, size_t size, bool hold);
 #endif
 
 #endif

@@ -25,6 +25,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/numa.h>
+#include <linux/pagemap.h>
 #include <linux/prandom.h>
 #include <linux/scatterlist.h>
 #include <linux/sched.h>
@@ -1015,6 +1016,113 @@ static void zs_test_accounting(struct kunit *test)
 		zs_test_account_size(test, c->last, c->objs_per_zspage + 1);
 }
 
+/* The class whose zspages grow in the most steps */
+static const struct zs_test_class *zs_test_longest(struct zs_test_ctx *ctx)
+{
+	const struct zs_test_class *c, *longest = ctx->classes;
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
+		if (c->pages_per_zspage > longest->pages_per_zspage)
+			longest = c;
+	return longest;
+}
+
+/*
+ * A zspage that stopped short of its pages while another allocation was
+ * getting pages to grow one (two CPUs that missed at once: the new zspage
+ * is made meanwhile, zs_test_hold_growth()) grows too once it is full:
+ * two zspages' worth of objects take two whole zspages, not a third one.
+ */
+static void zs_test_growth_held(struct kunit *test,
+				const struct zs_test_class *c)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int opz = c->objs_per_zspage, first, i;
+	struct zs_test_set *set;
+	unsigned long pages;
+
+	set = zs_test_set_create(test, 2 * opz);
+	/* fill the pages the first zspage starts with */
+	first = zs_test_pages_of(c, 1, 1) * PAGE_SIZE / c->size;
+	first = clamp(first, 1U, opz);
+	zs_test_alloc_range(test, set, 0, first, c->last);
+
+	zs_test_hold_growth(ctx->pool, c->last, true);
+	zs_test_alloc_range(test, set, first, 1, c->last);
+	zs_test_hold_growth(ctx->pool, c->last, false);
+	pages = zs_get_total_pages(ctx->pool);
+	KUNIT_EXPECT_EQ_MSG(test, pages, 2 * zs_test_pages_of(c, 1, 1),
+			    "class %zu: a second zspage while growth is held",
+			    c->size);
+
+	for (i = first + 1; i < set->nr; i++)
+		zs_test_alloc_range(test, set, i, 1, c->last);
+	KUNIT_EXPECT_EQ_MSG(test, zs_get_total_pages(ctx->pool),
+			    2UL * c->pages_per_zspage,
+			    "class %zu (%u pages, %u objs): %u objects",
+			    c->size, c->pages_per_zspage, opz, set->nr);
+	zs_test_verify_all(test, set);
+	zs_test_set_destroy(test, set);
+}
+
+/*
+ * A zspage whose free was deferred (zs_free() found a page of it locked)
+ * stays on its class's lists until the deferred free takes it, and an
+ * allocation may use it again meanwhile: it must then grow like any other.
+ * Whether the deferred free came first depends on the scheduler; the test
+ * reports which, and checks the page count either way.
+ */
+static void zs_test_growth_deferred(struct kunit *test,
+				    const struct zs_test_class *c)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int opz = c->objs_per_zspage, first, i;
+	unsigned long start = zs_test_pages_of(c, 1, 1), pages;
+	struct zs_test_set *set;
+	struct page *locked;
+	bool reused;
+
+	first = clamp_t(unsigned int, start * PAGE_SIZE / c->size, 1, opz);
+	set = zs_test_set_create(test, opz);
+	zs_test_alloc_range(test, set, 0, first, c->last);
+	KUNIT_ASSERT_EQ(test, zs_test_object_pages(ctx->pool, set->objs[0].handle,
+						   &locked, 1) >= 1, true);
+	KUNIT_ASSERT_TRUE(test, trylock_page(locked));
+	for (i = 0; i < first; i++)
+		zs_test_obj_free(ctx->pool, &set->objs[i]);
+
+	/* the freed zspage's pages are still counted: in use again, or not */
+	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), start);
+	zs_test_alloc_range(test, set, 0, 1, c->last);
+	reused = zs_get_total_pages(ctx->pool) == start;
+	for (i = 1; i < set->nr; i++)
+		zs_test_alloc_range(test, set, i, 1, c->last);
+	pages = zs_get_total_pages(ctx->pool);
+	unlock_page(locked);
+
+	/* reused: it grew to a whole zspage; else the old one awaits its free */
+	KUNIT_EXPECT_EQ_MSG(test, pages,
+			    c->pages_per_zspage + (reused ? 0 : start),
+			    "class %zu: %s zspage", c->size,
+			    reused ? "a reused" : "a new");
+	zs_test_verify_all(test, set);
+	zs_test_set_destroy(test, set);
+	kunit_info(test, "class %zu: the zspage whose free was deferred was %s\n",
+		   c->size, reused ? "used again and grew" :
+		   "freed first (a new zspage was made)");
+}
+
+static void zs_test_growth(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const struct zs_test_class *c = zs_test_longest(ctx);
+
+	if (zs_test_pages_of(c, 1, 1) >= c->pages_per_zspage)
+		kunit_skip(test, "no class whose zspages grow");
+	zs_test_growth_held(test, c);
+	zs_test_growth_deferred(test, c);
+}
+
 /*
  * Migrate every page of a few zspages of several classes, base and
  * multi-page, one page at a time, with zs_test_migrate_page(): each move
@@ -1059,7 +1167,7 @@ static void zs_test_migration(struct kunit *test)
 		KUNIT_EXPECT_GE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE));
 		KUNIT_EXPECT_LE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE) + 2);
 		for (k = 0; k < n; k++) {
-			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[k]), 0);
+			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[k], NULL), 0);
 			migrated++;
 		}
 		k = zs_test_object_pages(ctx->pool, set->objs[i].handle, moved,
@@ -1076,27 +1184,36 @@ static void zs_test_migration(struct kunit *test)
 	zs_test_set_destroy(test, set);
 }
 
+/* Whether zs_obj_read_begin() may read any object spanning pages in place */
+#define ZS_TEST_IN_PLACE	(!IS_ENABLED(CONFIG_HIGHMEM) && \
+				 !IS_ENABLED(CONFIG_KMSAN))
+
 /*
  * Whether the pages that hold an object's data, as zs_obj_read_sg_begin()
  * described them in @sg (@nents entries, empty ones skipped), have
- * consecutive frame numbers, so that zs_obj_read_begin() reads the object in
- * place (never with CONFIG_HIGHMEM); *@data_pages: how many there are.
+ * consecutive frame numbers and one KASAN tag (the tags of tag-based KASAN;
+ * a constant otherwise), so that zs_obj_read_begin() reads the object in
+ * place (never with CONFIG_HIGHMEM or KMSAN); *@data_pages: how many there
+ * are.
  */
 static bool zs_test_sg_contig(struct scatterlist *sg, unsigned int nents,
 			      unsigned int *data_pages)
 {
-	bool contig = !IS_ENABLED(CONFIG_HIGHMEM);
+	bool contig = ZS_TEST_IN_PLACE;
 	unsigned long pfn = 0;
 	struct scatterlist *s;
 	unsigned int i;
+	u8 tag = 0;
 
 	*data_pages = 0;
 	for_each_sg(sg, s, nents, i) {
 		if (!s->length)
 			continue;
-		if (*data_pages && page_to_pfn(sg_page(s)) != pfn + 1)
+		if (*data_pages && (page_to_pfn(sg_page(s)) != pfn + 1 ||
+				    page_kasan_tag(sg_page(s)) != tag))
 			contig = false;
 		pfn = page_to_pfn(sg_page(s));
+		tag = page_kasan_tag(sg_page(s));
 		(*data_pages)++;
 	}
 	return contig;
@@ -1233,19 +1350,54 @@ static struct page *zs_test_second_page(struct zs_test_ctx *ctx,
 }
 
 /*
- * Objects of multi-page classes whose pages happen to be physically
- * contiguous are read in place (zs_test_read_one() checks that for each
- * object against the pages it lies in), and in a fresh pool some are: the
- * pages of a zspage are allocated one after another. Moving the second page
- * of such an object's data (zs_test_migrate_page()) breaks the run, and the
- * object must then be copied, with the same contents.
+ * Move the pages of @obj's data into consecutive pages of one allocation
+ * (zs_test_migrate_page()), whose pages share their KASAN tag: one pointer
+ * then covers them. Returns how many pages moved.
+ */
+static unsigned int zs_test_make_contig(struct kunit *test,
+					struct zs_test_obj *obj,
+					struct scatterlist *sg)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	struct page *data[ZS_TEST_MAX_OBJ_PAGES], *block;
+	unsigned int nents, i, n = 0, order;
+	struct scatterlist *s;
+
+	zs_obj_read_sg_begin(ctx->pool, obj->handle, sg, obj->size);
+	nents = sg_nents(sg);
+	for_each_sg(sg, s, nents, i)
+		if (s->length && n < ARRAY_SIZE(data))
+			data[n++] = sg_page(s);
+	zs_obj_read_sg_end(ctx->pool, obj->handle);
+
+	order = order_base_2(n);
+	block = alloc_pages(GFP_KERNEL, order);
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	split_page(block, order);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, zs_test_migrate_page(data[i], block + i), 0);
+	for (; i < 1U << order; i++)
+		__free_page(block + i);
+	return n;
+}
+
+/*
+ * Objects of multi-page classes whose pages are physically contiguous (and
+ * share their KASAN tag) are read in place, any other spanning object is
+ * copied: zs_test_read_one() checks that for each object against the pages
+ * it lies in. Which objects' pages happen to be contiguous depends on the
+ * page allocator (page_alloc.shuffle=1 makes it rare), so one object of
+ * every class has its pages moved into one block first, and must then be
+ * read in place. Moving the second page of an object that is read in place
+ * (zs_test_migrate_page()) breaks the run, and the object must then be
+ * copied, with the same contents.
  */
 static void zs_test_in_place(struct kunit *test)
 {
 	struct zs_test_ctx *ctx = test->priv;
 	unsigned int max_nents = ZS_TEST_MAX_OBJ_PAGES + 1;
 	struct page *pages[ZS_TEST_MAX_OBJ_PAGES];
-	unsigned long in_place = 0, moved = 0;
+	unsigned long in_place = 0, moved = 0, made = 0;
 	const struct zs_test_class *c;
 	struct scatterlist *sg;
 	struct zs_test_set *set;
@@ -1274,6 +1426,21 @@ static void zs_test_in_place(struct kunit *test)
 			in_place += was_in_place;
 		}
 
+		/* the first object: its data over a block's pages */
+		if (IS_ENABLED(CONFIG_COMPACTION) && set->nr) {
+			struct zs_test_obj *obj = &set->objs[0];
+
+			KUNIT_ASSERT_GE(test, zs_test_make_contig(test, obj, sg), 2);
+			n = zs_test_object_pages(ctx->pool, obj->handle, pages,
+						 ARRAY_SIZE(pages));
+			zs_test_read_one(test, obj, n, sg, max_nents,
+					 &was_in_place);
+			KUNIT_EXPECT_EQ_MSG(test, was_in_place, (bool)ZS_TEST_IN_PLACE,
+					    "class %zu: object over one block's pages",
+					    c->size);
+			made += was_in_place;
+		}
+
 		for (i = 0; IS_ENABLED(CONFIG_COMPACTION) && i < set->nr; i++) {
 			struct zs_test_obj *obj = &set->objs[i];
 
@@ -1281,7 +1448,7 @@ static void zs_test_in_place(struct kunit *test)
 			second = zs_test_second_page(ctx, obj, sg, &contig);
 			if (!second || !contig)
 				continue;
-			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(second), 0);
+			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(second, NULL), 0);
 			moved++;
 			n = zs_test_object_pages(ctx->pool, obj->handle, pages,
 						 ARRAY_SIZE(pages));
@@ -1296,11 +1463,10 @@ static void zs_test_in_place(struct kunit *test)
 		zs_test_set_destroy(test, set);
 		cond_resched();
 	}
-	KUNIT_EXPECT_GT(test, in_place, 0);
-	if (IS_ENABLED(CONFIG_COMPACTION))
+	if (IS_ENABLED(CONFIG_COMPACTION) && ZS_TEST_IN_PLACE)
 		KUNIT_EXPECT_GT(test, moved, 0);
-	kunit_info(test, "multi-page objects read in place: %lu, copied after a page moved: %lu\n",
-		   in_place, moved);
+	kunit_info(test, "multi-page objects read in place: %lu as allocated, %lu over a block's pages; copied after a page moved: %lu\n",
+		   in_place, made, moved);
 }
 
 static struct kunit_case zs_test_cases[] = {
@@ -1311,6 +1477,7 @@ static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_churn),
 	KUNIT_CASE(zs_test_compaction),
 	KUNIT_CASE(zs_test_accounting),
+	KUNIT_CASE(zs_test_growth),
 	KUNIT_CASE(zs_test_migration),
 	{}
 };

@@ -2513,7 +2513,8 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
 				zstrm->local_copy);
 	if (src == zstrm->local_copy)
 		atomic64_inc(&zram->block_stats.copied_reads);
-	else
+	else if (offset_in_page(src) + blk->size > PAGE_SIZE)
+		/* not an object that lies within one page */
 		atomic64_inc(&zram->block_stats.in_place_reads);
 	ret = zcomp_decompress(comp, zstrm, src, blk->size, dst,
 			       zram_block_size(zram));

@@ -114,7 +114,7 @@ struct zram_block_stats {
 	atomic64_t nomem_blocks;	/* blocks stored as pages: no memory */
 	atomic64_t same_blocks;		/* same-filled blocks, stored as pages */
 	atomic64_t huge_blocks;		/* incompressible blocks, as pages */
-	atomic64_t in_place_reads;	/* block objects decompressed in place */
+	atomic64_t in_place_reads;	/* objects over pages read in place */
 	atomic64_t copied_reads;	/* ... copied out of their zspage first */
 };
 #endif
