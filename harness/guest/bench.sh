@@ -4,7 +4,7 @@
 # set as asked, then swapbench over the corpus on /dev/vda. FAIL_SWAPIN=1:
 # fail_page_alloc fails every allocation of order >= 2 of the tasks that
 # ask for it (swapbench, during its swap-in phases). LATENCY=1, COMPACT=1:
-# swapbench's --latency and --compact. ZRAM_BLOCK_KB: the device's block_size
+# swapbench's --latency and --compact; WRITERS: its --writers. ZRAM_BLOCK_KB: the device's block_size
 # (0: its default; ignored by a kernel without the attribute). ZRAM_LEVEL:
 # the device's algorithm_params level (0: the algorithm's default).
 . /zmp/lib.sh
@@ -34,6 +34,7 @@ fi
 extra=
 [ "${LATENCY:-0}" = 1 ] && extra="$extra --latency"
 [ "${COMPACT:-0}" = 1 ] && extra="$extra --compact"
+[ "${WRITERS:-1}" != 1 ] && extra="$extra --writers $WRITERS"
 swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra
 rc=$?
 # compaction (kcompactd's proactive runs included) during the run

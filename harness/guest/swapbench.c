@@ -12,6 +12,9 @@
  * With --compact, every round compacts memory (/proc/sys/vm/compact_memory)
  * between swap-out and swap-in, untimed: migration moves pool pages under
  * the stored data.
+ * With --writers N, N threads page the memory out at once, each its own
+ * contiguous share of it, so that N CPUs store into zram (and allocate
+ * from zsmalloc) at the same time.
  * With --latency, two more passes follow the rounds, each paging the memory
  * out and touching it back in, one page after another, then in a fixed
  * pseudo-random order: each touch that faults is timed alone, and the
@@ -24,6 +27,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <glob.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,7 @@
 
 /* the page size, set first thing in main() */
 #define MAX_SIZES 16
+#define MAX_WRITERS 8
 
 struct snapshot {
 	double mono;		/* seconds */
@@ -375,11 +380,57 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 	return compare(mem, fd, size);
 }
 
+struct pageout_share {
+	unsigned char *mem;
+	size_t len;
+	int err;
+};
+
+static void *pageout_thread(void *arg)
+{
+	struct pageout_share *sh = arg;
+
+	sh->err = madvise(sh->mem, sh->len, MADV_PAGEOUT) ? errno : 0;
+	return NULL;
+}
+
+/*
+ * MADV_PAGEOUT @size bytes at @mem from @writers threads at once, each a
+ * contiguous share (whole 2 MiB units, the last one takes the rest).
+ */
+static void pageout(unsigned char *mem, size_t size, int writers)
+{
+	struct pageout_share sh[MAX_WRITERS];
+	pthread_t tid[MAX_WRITERS];
+	size_t unit = 2 * MIB, share;
+	int i;
+
+	if (writers == 1) {
+		if (madvise(mem, size, MADV_PAGEOUT))
+			die("madvise(MADV_PAGEOUT)");
+		return;
+	}
+	share = size / unit / writers * unit;
+	for (i = 0; i < writers; i++) {
+		sh[i].mem = mem + i * share;
+		sh[i].len = i == writers - 1 ? size - i * share : share;
+		if (pthread_create(&tid[i], NULL, pageout_thread, &sh[i]))
+			die("pthread_create");
+	}
+	for (i = 0; i < writers; i++) {
+		pthread_join(tid[i], NULL);
+		if (sh[i].err) {
+			errno = sh[i].err;
+			die("madvise(MADV_PAGEOUT)");
+		}
+	}
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: swapbench --corpus PATH [--size MiB] [--rounds N] [--zram NAME]\n"
-		"                 [--fail-swapin] [--compact] [--latency]\n"
+		"                 [--fail-swapin] [--compact] [--latency] [--writers N]\n"
 		"  Maps SIZE MiB (default 100) of anonymous memory, fills it from the\n"
 		"  corpus, and for each round (default 3) pages it out with\n"
 		"  MADV_PAGEOUT, touches it back in and verifies every byte.\n");
@@ -396,6 +447,7 @@ int main(int argc, char **argv)
 		{ "fail-swapin", no_argument, NULL, 'f' },
 		{ "compact", no_argument, NULL, 'C' },
 		{ "latency", no_argument, NULL, 'l' },
+		{ "writers", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *corpus = NULL;
@@ -405,7 +457,7 @@ int main(int argc, char **argv)
 	unsigned char *mem;
 	struct stat st;
 	size_t size, off;
-	int fd, c, fail_swapin = 0, compact = 0, latency = 0;
+	int fd, c, fail_swapin = 0, compact = 0, latency = 0, writers = 1;
 	char *end;
 
 	zmp_init();
@@ -435,6 +487,11 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			latency = 1;
+			break;
+		case 'w':
+			writers = strtoul(optarg, &end, 10);
+			if (*end || writers < 1 || writers > MAX_WRITERS)
+				usage();
 			break;
 		default:
 			usage();
@@ -474,8 +531,7 @@ int main(int argc, char **argv)
 				if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
 					die("reading the corpus");
 		snap(&a);
-		if (madvise(mem, size, MADV_PAGEOUT))
-			die("madvise(MADV_PAGEOUT)");
+		pageout(mem, size, writers);
 		snap(&out);
 		if (r == 1)
 			dump_classes();	/* after the timed phase */

@@ -351,14 +351,19 @@ lock_series_repo() {
 	export ZMP_SERIES_LOCKED=1
 }
 
-# build_guest baseline|patched [guest|guest-order4|debug|arm64|arm64-16k]:
-# builds the kernel image, prints its path. guest-order4: the guest kernel
-# with the largest multi-page order (64 KiB blocks; the patched tree only).
+# build_guest baseline|patched [guest|guest-order4|debug|arm64|arm64-16k|
+# arm64-swtags|arm64-mte]: builds the kernel image, prints its path.
+# guest-order4: the guest kernel with the largest multi-page order (64 KiB
+# blocks; the patched tree only). arm64-swtags and arm64-mte: tag-based
+# KASAN, software or on MTE, with the zsmalloc KUnit suite when patched.
 build_guest() {
 	local kind=$1 variant=${2:-guest} src out frags args
 	src=$(prepare_tree "$kind")
 	out=$(tree_dir "$kind")/$variant
-	case $variant in guest|guest-order4|debug|arm64|arm64-16k) ;; *) die "unknown variant $variant" ;; esac
+	case $variant in
+	guest|guest-order4|debug|arm64|arm64-16k|arm64-swtags|arm64-mte) ;;
+	*) die "unknown variant $variant" ;;
+	esac
 	[ "$kind-$variant" = baseline-guest-order4 ] && die "guest-order4: a patched kernel only"
 	mkdir -p "$out"
 	frags="$ZMP_HARNESS/configs/guest.config"
@@ -366,7 +371,14 @@ build_guest() {
 	arm64*)
 		grep -Ev "$X86_ONLY_RE" "$ZMP_HARNESS/configs/guest.config" > "$out/guest-arm64.config"
 		frags="$out/guest-arm64.config $ZMP_HARNESS/configs/arm64.config"
-		[ "$variant" = arm64-16k ] && frags="$frags $ZMP_HARNESS/configs/arm64-16k.config"
+		case $variant in
+		arm64-16k|arm64-swtags|arm64-mte)
+			frags="$frags $ZMP_HARNESS/configs/$variant.config" ;;
+		esac
+		case $kind-$variant in
+		patched-arm64-swtags|patched-arm64-mte)
+			frags="$frags $ZMP_HARNESS/configs/patched-kunit.config" ;;
+		esac
 		arm64_busybox >/dev/null ;;
 	esac
 	[ "$variant" = debug ] && frags="$frags $ZMP_HARNESS/configs/debug.config"

@@ -204,23 +204,23 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
 
 
 def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
-             append="", arch="x86_64", icount=False, extra=()):
+             append="", arch="x86_64", icount=False, extra=(), machine=None):
     """Boot; returns (console text, timed_out).
 
     With @icount, the guest's clocks count executed instructions (one
     nanosecond each, qemu -icount shift=0) instead of host time: times the
     guest measures are then instruction counts, the same whatever TCG's
     translation of the code costs on the host.  @extra: more qemu
-    arguments.
+    arguments; @machine: the -machine argument, if not the arch's own.
     """
     params = "loglevel=5 panic=-1 oops=panic panic_on_warn=0 " + append
     if arch == "arm64":
-        cmd = ["qemu-system-aarch64", "-machine", "virt", "-cpu", "max",
+        cmd = ["qemu-system-aarch64", "-machine", machine or "virt", "-cpu", "max",
                "-m", mem, "-smp", str(smp), "-nographic", "-no-reboot",
                "-kernel", kernel, "-initrd", initrd,
                "-append", "console=ttyAMA0 " + params]
     else:
-        cmd = ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max",
+        cmd = ["qemu-system-x86_64", "-machine", machine or "q35", "-cpu", "max",
                "-m", mem, "-smp", str(smp), "-nographic", "-no-reboot",
                "-kernel", kernel, "-initrd", initrd,
                "-append", "console=ttyS0 " + params]

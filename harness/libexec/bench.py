@@ -72,6 +72,9 @@ def parse_args(argv):
                     help="also count the instructions executed in each kernel "
                     "function (qemu plugin harness/host/tbprof.c, round 1 "
                     "of each kernel, whole boot); needs the instruction clock")
+    ap.add_argument("--writers", type=int, default=1, metavar="N",
+                    help="page the memory out from N threads at once (1-8, "
+                    "default 1): N CPUs storing into zram together")
     ap.add_argument("--latency", action="store_true",
                     help="after each round, swap the memory out and in twice "
                     "more, touching pages in order and in a random order, "
@@ -112,6 +115,8 @@ def parse_args(argv):
         ap.error("--size must be 1..4096 MiB")
     if not 1 <= a.smp <= 8:
         ap.error("--smp must be 1..8")
+    if not 1 <= a.writers <= 8:
+        ap.error("--writers must be 1..8")
     if not 1 <= a.rounds <= 1000:
         ap.error("--rounds must be 1..1000")
     if a.profile and not a.icount:
@@ -175,6 +180,7 @@ def run_round(a, kind, kernel, img, rnd):
                           else (a.level or 0),
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
+            "WRITERS": a.writers,
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
     logfile = os.path.join(guest.LOGS, label + ".log")
@@ -525,6 +531,8 @@ def main(argv):
                                      "-l%d%s" % (a.level, "both" if
                                                  a.level_both else "")) +
                                     ("-compact" if a.compact else "") +
+                                    ("" if a.writers == 1 else
+                                     "-w%d" % a.writers) +
                                     ("-latency" if a.latency else ""),
                                     "" if a.smp == 2 else "-smp%d" % a.smp,
                                     "" if a.icount else "-hosttime")
@@ -538,6 +546,7 @@ def main(argv):
                    "level_both": a.level_both,
                    "stored_block_kb": stored_block_kb(a),
                    "latency": a.latency, "compact": a.compact,
+                   "writers": a.writers,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                    "base": BASE, "commit": commit,
