@@ -32,7 +32,8 @@ def main():
     ap.add_argument("--mem", default="1G")
     ap.add_argument("--kunit", action="append", default=[], metavar="SUITE",
                     help="a KUnit suite built into the kernel that must pass")
-    ap.add_argument("--append", default="", help="more kernel parameters")
+    ap.add_argument("--append", action="append", default=[],
+                    help="more kernel parameters (may be given again)")
     ap.add_argument("--arch", choices=("x86_64", "arm64"), default="x86_64")
     ap.add_argument("--machine", help="qemu -machine (virt,mte=on for MTE)")
     ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
@@ -57,7 +58,7 @@ def main():
     guest.log("booting %s: %s (console: %s)" % (a.label, " ".join(a.tests), logfile))
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
                                      drives=[a.corpus], mem=a.mem,
-                                     append=a.append, arch=a.arch,
+                                     append=" ".join(a.append), arch=a.arch,
                                      machine=a.machine)
     results = guest.kunit_results(text)
     seen = {r[0] for r in results}
