@@ -1344,10 +1344,10 @@ static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
  * Returns a pointer to the first @mem_len bytes of the object: the object
  * itself, if those bytes lie within one page or in pages that one pointer
  * covers (see obj_contig_addr()), otherwise @local_copy, into which they
- * have been copied. An object larger than a page (see zs_max_alloc_size()) always
- * spans pages, so the caller of such objects must provide a @local_copy of
- * @mem_len bytes; it learns whether the object was copied by comparing the
- * pointer returned with @local_copy.
+ * have been copied. An object larger than a page (see zs_max_alloc_size())
+ * always spans pages, so the caller of such objects must provide a
+ * @local_copy of @mem_len bytes; it learns whether the object was copied by
+ * comparing the pointer returned with @local_copy.
  *
  * The object cannot move until zs_obj_read_end(), which must be called with
  * the same @mem_len and the returned pointer; the caller may sleep in

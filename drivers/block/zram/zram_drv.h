@@ -92,8 +92,8 @@ enum zram_pageflags {
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
- * One per aligned block of slots (the device's block size). All but @pending are
- * under the block's lock (the slot lock of its first slot); @pending is
+ * One per aligned block of slots (the device's block size). All but @pending
+ * are under the block's lock (the slot lock of its first slot); @pending is
  * only changed with atomic bit operations (see zram_slot_free_notify()).
  */
 struct zram_block {
