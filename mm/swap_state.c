@@ -659,39 +659,88 @@ static struct folio *swap_cache_read_folio(swp_entry_t entry, gfp_t gfp,
 }
 
 /*
- * A fault that wanted a large folio for @entry got a small one: bring the
- * other slots of the range the large folio would have covered (1 << @order
- * slots) into the swap cache as small folios, so that faults on them find
- * their pages there. Without readahead, a device that stores such a range
- * as one compressed block (zram) would decompress the whole block again for
- * each of its pages faulted later; read now, they are copied out of the
- * block just decompressed. Stops at the first allocation that fails: the
- * large folio may have failed because memory is short.
+ * The number of slots that @si's device stores as one unit and reads
+ * together (zram's multi-page blocks, advertised as the device's optimal
+ * I/O size), aligned in the device; 1 for a device that stores pages one
+ * by one, and for a swap file, whose slots need not lie in the device in
+ * the order of their offsets.
+ */
+static unsigned long swap_block_pages(struct swap_info_struct *si)
+{
+	unsigned int io_opt;
+
+	if (!(si->flags & SWP_BLKDEV))
+		return 1;
+	io_opt = bdev_io_opt(si->bdev);
+	if (io_opt <= PAGE_SIZE || !is_power_of_2(io_opt))
+		return 1;
+	return io_opt >> PAGE_SHIFT;
+}
+
+/*
+ * Read one slot of the block being filled into the swap cache. The read is
+ * readahead (PG_readahead is set before it, so the bio is REQ_RAHEAD and
+ * the device need not count it as an access): if it fails, the folio
+ * leaves the swap cache, so that a fault on the slot reads it again rather
+ * than finding a folio that is not uptodate. -ENOMEM when no folio could
+ * be had.
+ */
+static int swapin_fill_slot(swp_entry_t slot, gfp_t gfp, struct vm_fault *vmf,
+			    struct mempolicy *mpol, pgoff_t ilx)
+{
+	struct folio *folio;
+
+	folio = swap_cache_alloc_folio(slot, gfp, BIT(0), vmf, mpol, ilx);
+	if (IS_ERR(folio))
+		return PTR_ERR(folio);
+
+	folio_set_readahead(folio);
+	count_vm_event(SWAP_RA);
+	swap_read_folio(folio, NULL);
+
+	if (unlikely(!folio_test_uptodate(folio)) && folio_trylock(folio)) {
+		if (folio_matches_swap_entry(folio, slot) &&
+		    !folio_test_uptodate(folio))
+			swap_cache_del_folio(folio);
+		folio_unlock(folio);
+	}
+	folio_put(folio);
+	return 0;
+}
+
+/*
+ * A fault that wanted a large folio for @entry got a small one, whose read
+ * of @entry succeeded. If the device stores @entry in a block with other
+ * slots (swap_block_pages()), that read decompressed the whole block:
+ * bring the block's other slots, within the large folio's range of 1 <<
+ * @order slots, into the swap cache now, copied out of the block just
+ * decompressed, rather than decompress the block again for each of them
+ * faulted later. Nothing else is read: a device without blocks swaps in
+ * as without this, and vm.page-cluster set to 0 (no swap readahead) turns
+ * it off. The folios are taken without reclaim or reserves, and the first
+ * that cannot be had stops the fill: the large folio may have failed
+ * because memory is short.
  */
 static void swapin_sync_fill(swp_entry_t entry, unsigned int order, gfp_t gfp,
 			     struct vm_fault *vmf, struct mempolicy *mpol,
 			     pgoff_t ilx)
 {
-	unsigned long nr = 1UL << order, max = __swap_entry_to_info(entry)->max;
+	struct swap_info_struct *si = __swap_entry_to_info(entry);
+	unsigned long nr = min(swap_block_pages(si), 1UL << order);
 	swp_entry_t slot = { .val = round_down(entry.val, nr) };
-	struct folio *folio;
 	unsigned long i;
 
-	gfp |= __GFP_NORETRY | __GFP_NOWARN;
+	if (nr == 1 || !READ_ONCE(page_cluster))
+		return;
+
+	gfp &= ~__GFP_RECLAIM;
+	gfp |= __GFP_NORETRY | __GFP_NOWARN | __GFP_NOMEMALLOC;
 	for (i = 0; i < nr; i++, slot.val++) {
-		if (slot.val == entry.val || swp_offset(slot) >= max)
+		if (slot.val == entry.val || swp_offset(slot) >= si->max)
 			continue;
-		folio = swap_cache_alloc_folio(slot, gfp, BIT(0), vmf, mpol, ilx);
-		if (IS_ERR(folio)) {
-			/* -EEXIST: cached already, -ENOENT: a free slot */
-			if (PTR_ERR(folio) == -ENOMEM)
-				break;
-			continue;
-		}
-		swap_read_folio(folio, NULL);
-		folio_set_readahead(folio);
-		count_vm_event(SWAP_RA);
-		folio_put(folio);
+		/* -EEXIST: cached already, -ENOENT: a free slot */
+		if (swapin_fill_slot(slot, gfp, vmf, mpol, ilx) == -ENOMEM)
+			break;
 	}
 }
 
@@ -708,8 +757,8 @@ static void swapin_sync_fill(swp_entry_t entry, unsigned int order, gfp_t gfp,
  * existing folio in the swap cache for @entry. This initiates the IO, too,
  * if needed. @entry is rounded down if @orders allow large allocation.
  * When @orders allow a large folio but only a small one could be had, the
- * other slots of the largest order's range are read into the swap cache
- * too (swapin_sync_fill()).
+ * other slots of the device block that holds @entry are read into the swap
+ * cache too (swapin_sync_fill()).
  *
  * Context: Caller must ensure @entry is valid and pin the swap device with refcount.
  * Return: Returns the folio on success, error code if failed.
@@ -730,7 +779,8 @@ struct folio *swapin_sync(swp_entry_t entry, gfp_t gfp, unsigned long orders,
 		return folio;
 
 	swap_read_folio(folio, NULL);
-	if (!folio_test_large(folio) && orders != BIT(0))
+	if (!folio_test_large(folio) && orders != BIT(0) &&
+	    folio_test_uptodate(folio))
 		swapin_sync_fill(entry, highest_order(orders), gfp, vmf, mpol, ilx);
 	return folio;
 }

@@ -34,8 +34,11 @@
  *	a write; fork: a child (failing as well) touches and checks a copy
  *	first, then the parent; dontneed: MADV_DONTNEED one page of every
  *	other 16 KiB first (those must read back as zeroes); random:
- *	read-fault the pages in a fixed pseudo-random order. Every byte must
- *	equal the corpus (as changed by the writes).
+ *	read-fault the pages in a fixed pseudo-random order; sparse: run the
+ *	command $SWAPTEST_OUT_CMD (if set) once the memory is paged out,
+ *	read-fault the first page of every block only, run
+ *	$SWAPTEST_TOUCH_CMD, then touch the rest. Every byte must equal the
+ *	corpus (as changed by the writes).
  *
  * Prints what it checks; exit status 0 when everything matched.
  */
@@ -187,6 +190,32 @@ static void touch_random(unsigned char *mem, size_t size)
 	free(order);
 }
 
+/* Run the command in environment variable @var, if it is set */
+static void run_env_cmd(const char *var)
+{
+	const char *cmd = getenv(var);
+	int rc;
+
+	if (!cmd)
+		return;
+	fflush(stdout);
+	rc = system(cmd);
+	printf("%s exited with %d\n", var, rc);
+	if (rc)
+		die(var);
+}
+
+/* Read-fault the first page of every block of [mem, mem + size) */
+static void touch_block_heads(unsigned char *mem, size_t size)
+{
+	volatile unsigned char sink;
+	size_t off;
+
+	for (off = 0; off < size; off += BLK)
+		sink = mem[off];
+	(void)sink;
+}
+
 static int fallback(const char *corpus, size_t size, const char *how)
 {
 	unsigned char *mem = map_aligned(size);
@@ -197,6 +226,8 @@ static int fallback(const char *corpus, size_t size, const char *how)
 	pid_t pid;
 
 	fill_and_page_out(mem, ref, size);
+	if (!strcmp(how, "sparse"))
+		run_env_cmd("SWAPTEST_OUT_CMD");
 
 	if (!strcmp(how, "fork")) {
 		pid = fork();
@@ -231,6 +262,10 @@ static int fallback(const char *corpus, size_t size, const char *how)
 	}
 	if (!strcmp(how, "random"))
 		touch_random(mem, size);
+	if (!strcmp(how, "sparse")) {
+		touch_block_heads(mem, size);
+		run_env_cmd("SWAPTEST_TOUCH_CMD");
+	}
 	touch_and_count(mem, size);
 	bad = count_diff(mem, ref, size);
 	printf("%s: %lu bytes differ\n", how, bad);
@@ -389,11 +424,11 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "fallback") &&
 	    (!strcmp(argv[4], "read") || !strcmp(argv[4], "write") ||
 	     !strcmp(argv[4], "fork") || !strcmp(argv[4], "dontneed") ||
-	     !strcmp(argv[4], "random"))) {
+	     !strcmp(argv[4], "random") || !strcmp(argv[4], "sparse"))) {
 		mib = strtoul(argv[3], NULL, 10);
 		if (mib)
 			return fallback(argv[2], mib * MIB, argv[4]);
 	}
-	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed|random\n");
+	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed|random|sparse\n");
 	return 2;
 }

@@ -330,6 +330,16 @@ static void mark_slot_accessed(struct zram *zram, u32 index)
 #endif
 }
 
+/*
+ * Readahead (such as swap's read of the other pages of a block when it
+ * faults one of them into a small folio) does not make a slot less idle:
+ * only a read that somebody asked for does.
+ */
+static bool bio_is_access(struct bio *bio)
+{
+	return !(bio->bi_opf & REQ_RAHEAD);
+}
+
 static inline void update_used_max(struct zram *zram, const unsigned long pages)
 {
 	unsigned long cur_max = atomic_long_read(&zram->stats.max_used_pages);
@@ -3010,7 +3020,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	}
 	zcomp_stream_put(zstrm);
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; bio_is_access(bio) && i < nr; i++)
 		mark_slot_accessed(zram, index + i);
 out:
 	slot_unlock(zram, index);
@@ -3445,9 +3455,11 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		}
 		flush_dcache_page(bv.bv_page);
 
-		slot_lock(zram, index);
-		mark_slot_accessed(zram, index);
-		slot_unlock(zram, index);
+		if (bio_is_access(bio)) {
+			slot_lock(zram, index);
+			mark_slot_accessed(zram, index);
+			slot_unlock(zram, index);
+		}
 
 		bio_advance_iter_single(bio, &iter, bv.bv_len);
 	} while (iter.bi_size);
@@ -3591,6 +3603,25 @@ static void zram_destroy_comps(struct zram *zram)
 	comp_algorithm_set(zram, ZRAM_PRIMARY_COMP, default_compressor);
 }
 
+/*
+ * The device's optimal I/O size is its block size while it stores blocks,
+ * so that a reader that cannot take a whole block (swap, when it cannot
+ * have the large folio) knows which pages to read together. The queue has
+ * no I/O in flight when it changes (the device is being initialized or
+ * reset).
+ */
+static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
+{
+	struct queue_limits lim;
+
+	if (queue_io_opt(zram->disk->queue) == io_opt)
+		return;
+	lim = queue_limits_start_update(zram->disk->queue);
+	lim.io_opt = io_opt;
+	if (queue_limits_commit_update_frozen(zram->disk->queue, &lim))
+		pr_warn("Cannot set the optimal I/O size to %u\n", io_opt);
+}
+
 static void zram_reset_device(struct zram *zram)
 {
 	guard(rwsem_write)(&zram->dev_lock);
@@ -3609,6 +3640,7 @@ static void zram_reset_device(struct zram *zram)
 	memset(&zram->block_stats, 0, sizeof(zram->block_stats));
 #endif
 	reset_bdev(zram);
+	zram_set_io_opt(zram, PAGE_SIZE);
 }
 
 static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
@@ -3656,6 +3688,7 @@ static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 		zram->comps[prio] = comp;
 	}
 	zram->disksize = disksize;
+	zram_set_io_opt(zram, zram_block_size(zram));
 	set_capacity_and_notify(zram->disk, zram->disksize >> SECTOR_SHIFT);
 
 	return len;
