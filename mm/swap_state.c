@@ -22,6 +22,7 @@
 #include <linux/vmalloc.h>
 #include <linux/huge_mm.h>
 #include <linux/shmem_fs.h>
+#include <linux/zswap.h>
 #include "internal.h"
 #include "swap_table.h"
 #include "swap.h"
@@ -709,28 +710,49 @@ static int swapin_fill_slot(swp_entry_t slot, gfp_t gfp, struct vm_fault *vmf,
 }
 
 /*
- * A fault that wanted a large folio for @entry got a small one, whose read
- * of @entry succeeded. If the device stores @entry in a block with other
- * slots (swap_block_pages()), that read decompressed the whole block:
- * bring the block's other slots, within the large folio's range of 1 <<
- * @order slots, into the swap cache now, copied out of the block just
- * decompressed, rather than decompress the block again for each of them
- * faulted later. Nothing else is read: a device without blocks swaps in
- * as without this, and vm.page-cluster set to 0 (no swap readahead) turns
- * it off. The folios are taken without reclaim or reserves, and the first
- * that cannot be had stops the fill: the large folio may have failed
- * because memory is short.
+ * Whether an anonymous fault at @vmf may take folios of @order or more,
+ * leaving aside what its page table holds: the faults after the first in
+ * a large folio's range find part of it mapped already and ask for a small
+ * folio only, but the range was still swapped out as large folios.
  */
-static void swapin_sync_fill(swp_entry_t entry, unsigned int order, gfp_t gfp,
-			     struct vm_fault *vmf, struct mempolicy *mpol,
-			     pgoff_t ilx)
+static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
+{
+	struct vm_area_struct *vma = vmf ? vmf->vma : NULL;
+	unsigned long orders = GENMASK(PMD_ORDER - 1, order);
+
+	if (!vma || !vma_is_anonymous(vma) || !zswap_never_enabled())
+		return false;
+	return thp_vma_allowable_orders(vma, vma->vm_flags, TVA_PAGEFAULT,
+					orders);
+}
+
+/*
+ * A fault that could not have a large folio for @entry got a small one,
+ * whose read of @entry succeeded (@orders: the orders it was allowed). If
+ * the device stores @entry in a block with other slots (swap_block_pages())
+ * and the slots could have been swapped out as one folio of the block's
+ * size or more, that read decompressed the whole block: bring the block's
+ * other slots into the swap cache now, copied out of the block just
+ * decompressed, rather than decompress the block again for each of them
+ * faulted later. Nothing outside the block is read: a device without
+ * blocks swaps in as without this, and vm.page-cluster set to 0 (no swap
+ * readahead) turns it off. The folios are taken without reclaim or
+ * reserves, and the first that cannot be had stops the fill: the large
+ * folio may have failed because memory is short.
+ */
+static void swapin_sync_fill(swp_entry_t entry, unsigned long orders,
+			     gfp_t gfp, struct vm_fault *vmf,
+			     struct mempolicy *mpol, pgoff_t ilx)
 {
 	struct swap_info_struct *si = __swap_entry_to_info(entry);
-	unsigned long nr = min(swap_block_pages(si), 1UL << order);
+	unsigned long nr = swap_block_pages(si);
 	swp_entry_t slot = { .val = round_down(entry.val, nr) };
 	unsigned long i;
 
 	if (nr == 1 || !READ_ONCE(page_cluster))
+		return;
+	if (highest_order(orders) < ilog2(nr) &&
+	    !swapin_vma_allows(vmf, ilog2(nr)))
 		return;
 
 	gfp &= ~__GFP_RECLAIM;
@@ -756,9 +778,8 @@ static void swapin_sync_fill(swp_entry_t entry, unsigned int order, gfp_t gfp,
  * This allocates a folio suitable for given @orders, or returns the
  * existing folio in the swap cache for @entry. This initiates the IO, too,
  * if needed. @entry is rounded down if @orders allow large allocation.
- * When @orders allow a large folio but only a small one could be had, the
- * other slots of the device block that holds @entry are read into the swap
- * cache too (swapin_sync_fill()).
+ * When the folio is a small one, the other slots of the device block that
+ * holds @entry may be read into the swap cache too (swapin_sync_fill()).
  *
  * Context: Caller must ensure @entry is valid and pin the swap device with refcount.
  * Return: Returns the folio on success, error code if failed.
@@ -779,9 +800,8 @@ struct folio *swapin_sync(swp_entry_t entry, gfp_t gfp, unsigned long orders,
 		return folio;
 
 	swap_read_folio(folio, NULL);
-	if (!folio_test_large(folio) && orders != BIT(0) &&
-	    folio_test_uptodate(folio))
-		swapin_sync_fill(entry, highest_order(orders), gfp, vmf, mpol, ilx);
+	if (!folio_test_large(folio) && folio_test_uptodate(folio))
+		swapin_sync_fill(entry, orders, gfp, vmf, mpol, ilx);
 	return folio;
 }
 
