@@ -699,7 +699,8 @@ static int swapin_fill_slot(swp_entry_t slot, gfp_t gfp, struct vm_fault *vmf,
 	count_vm_event(SWAP_RA);
 	swap_read_folio(folio, NULL);
 
-	if (unlikely(!folio_test_uptodate(folio)) && folio_trylock(folio)) {
+	if (unlikely(!folio_test_uptodate(folio))) {
+		folio_lock(folio);
 		if (folio_matches_swap_entry(folio, slot) &&
 		    !folio_test_uptodate(folio))
 			swap_cache_del_folio(folio);

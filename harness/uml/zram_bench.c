@@ -7,14 +7,18 @@
  * space on every host, so everything happens in a late initcall, like
  * KUnit: it mounts sysfs, devtmpfs and the host directory holding the
  * corpus (hostfs), then for each round, algorithm (zstd, lz4) and unit
- * (16 KiB folios on a device with multi_pages on, 4 KiB pages with it off)
- * sets up a fresh zram0 through sysfs, writes the corpus with one bio per
- * folio (timed), reads it back the same way (timed), compares every byte,
- * and prints one line "ZMP_UB {json}" with zram's mm_stat. Then it powers
- * the machine off.
+ * (a folio size: by default 16 KiB folios on a device with multi_pages on,
+ * 4 KiB pages with it off) sets up a fresh zram0 through sysfs, writes the
+ * corpus with one bio per folio (timed), reads it back the same way
+ * (timed), reads it a page at a time in order and strided (timed), compares
+ * every byte, and prints one line "ZMP_UB {json}" with zram's mm_stat and
+ * each operation's latency percentiles. Then it powers the machine off.
  *
  * Kernel parameters: zram_bench.dir=HOSTDIR (holding corpus.img)
- * zram_bench.mib=64 zram_bench.rounds=3
+ * zram_bench.mib=64 zram_bench.rounds=3 zram_bench.units=16,4 (folio sizes
+ * in KiB; a kernel with block_size stores each folio as one block of its
+ * size, one with multi_pages only as 16 KiB blocks, a kernel without
+ * either page by page) zram_bench.algos=zstd,lz4
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -25,6 +29,7 @@
 #include <linux/module.h>
 #include <linux/reboot.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/vmalloc.h>
 
 static char *dir;
@@ -33,6 +38,35 @@ static unsigned int mib = 64;
 module_param(mib, uint, 0444);
 static unsigned int rounds = 3;
 module_param(rounds, uint, 0444);
+static char *units = "16,4";
+module_param(units, charp, 0444);
+static char *algos = "zstd,lz4";
+module_param(algos, charp, 0444);
+
+/* Per-operation times of one pass, and their percentiles */
+struct op_times {
+	u64 *ns;
+	unsigned long n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 op_pct(struct op_times *t, unsigned int pct)
+{
+	if (!t->n)
+		return 0;
+	return t->ns[min(t->n - 1, t->n * pct / 100)];
+}
+
+static void op_sort(struct op_times *t)
+{
+	sort(t->ns, t->n, sizeof(*t->ns), cmp_u64, NULL);
+}
 
 static int read_file(const char *path, void *buf, size_t size)
 {
@@ -88,59 +122,113 @@ static int folio_io(struct block_device *bdev, struct folio *folio,
  */
 static int __init page_reads(struct block_device *bdev, const void *corpus,
 			     size_t size, bool strided, u64 *t_ns,
-			     unsigned long *bad)
+			     struct op_times *ops, unsigned long *bad)
 {
 	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
 	unsigned long n = size / PAGE_SIZE, k, i;
-	u64 t0;
+	u64 t0, dt;
 	int ret = 0;
 
 	if (!folio)
 		return -ENOMEM;
+	ops->n = 0;
 	for (k = 0; k < n && !ret; k++) {
 		i = strided ? (k % (n / 4)) * 4 + k / (n / 4) : k;
 		t0 = ktime_get_ns();
 		ret = folio_io(bdev, folio, i, REQ_OP_READ);
-		*t_ns += ktime_get_ns() - t0;
+		dt = ktime_get_ns() - t0;
+		*t_ns += dt;
+		ops->ns[ops->n++] = dt;
 		*bad += !!memcmp(folio_address(folio), corpus + i * PAGE_SIZE,
 				 PAGE_SIZE);
 	}
 	folio_put(folio);
+	op_sort(ops);
 	return ret;
 }
 
-static int __init run_one(const void *corpus, size_t size, unsigned int round,
-			  const char *algo, unsigned int order)
+/* One pass of a bio per folio over @folios, timed whole and per bio */
+static int __init folio_pass(struct block_device *bdev, struct folio **folios,
+			     unsigned long nr, blk_opf_t op, u64 *t_ns,
+			     struct op_times *ops)
 {
-	size_t fsize = PAGE_SIZE << order;
-	unsigned long nr = size / fsize, i, bad = 0;
-	struct folio **folios;
-	struct file *bdev_file;
-	struct block_device *bdev;
-	u64 t0, t_write, t_read, t_pages = 0, t_strided = 0;
-	char disksize[32], mm_stat[256] = "", mp_stat[256] = "";
-	int ret;
+	unsigned long i;
+	u64 t0, t1;
+	int ret = 0;
+
+	ops->n = 0;
+	*t_ns = 0;
+	for (i = 0; i < nr && !ret; i++) {
+		t0 = ktime_get_ns();
+		ret = folio_io(bdev, folios[i], i, op);
+		t1 = ktime_get_ns();
+		*t_ns += t1 - t0;
+		ops->ns[ops->n++] = t1 - t0;
+	}
+	op_sort(ops);
+	return ret;
+}
+
+/*
+ * A fresh zram0 storing @unit_kb folios: as blocks of that size where the
+ * kernel has block_size, as 16 KiB blocks (or pages) where it has only
+ * multi_pages, page by page where it has neither. Returns the block size
+ * the device stores, in KiB, or a negative errno.
+ */
+static int __init zram_setup(const char *algo, unsigned int unit_kb,
+			     size_t size)
+{
+	char disksize[32], val[16];
+	int ret, block_kb;
 
 	snprintf(disksize, sizeof(disksize), "%zuM", 2 * (size >> 20) + 16);
 	ret = zram_attr("reset", "1");
-	if (!ret) {
-		/* a kernel without multi-page blocks: pages only */
-		ret = zram_attr("multi_pages", order ? "1" : "0");
-		if (ret == -ENOENT && !order)
+	if (ret)
+		return ret;
+	snprintf(val, sizeof(val), "%uK", unit_kb);
+	block_kb = unit_kb;
+	ret = zram_attr("block_size", val);
+	if (ret == -ENOENT) {
+		ret = zram_attr("multi_pages", unit_kb >= 16 ? "1" : "0");
+		block_kb = !ret && unit_kb >= 16 ? 16 : PAGE_SIZE >> 10;
+		if (ret == -ENOENT)
 			ret = 0;
 	}
 	if (ret)
 		return ret;
 	ret = zram_attr("comp_algorithm", algo) ?:
 	      zram_attr("disksize", disksize);
-	if (ret)
-		return ret;
+	return ret ?: block_kb;
+}
+
+static int __init run_one(const void *corpus, size_t size, unsigned int round,
+			  const char *algo, unsigned int unit_kb)
+{
+	size_t fsize = (size_t)unit_kb << 10;
+	unsigned long nr = size / fsize, i, bad = 0;
+	struct op_times w, r, pg, st;
+	struct folio **folios;
+	struct file *bdev_file;
+	struct block_device *bdev;
+	u64 t_write, t_read, t_pages = 0, t_strided = 0;
+	char mm_stat[256] = "", mp_stat[256] = "";
+	int ret, block_kb;
+
+	block_kb = zram_setup(algo, unit_kb, size);
+	if (block_kb < 0)
+		return block_kb;
 
 	folios = kvcalloc(nr, sizeof(*folios), GFP_KERNEL);
-	if (!folios)
-		return -ENOMEM;
+	w.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
+	r.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
+	pg.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
+	st.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
+	if (!folios || !w.ns || !r.ns || !pg.ns || !st.ns) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < nr; i++) {
-		folios[i] = folio_alloc(GFP_KERNEL, order);
+		folios[i] = folio_alloc(GFP_KERNEL, get_order(fsize));
 		if (!folios[i]) {
 			ret = -ENOMEM;
 			goto out;
@@ -156,22 +244,17 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 		goto out;
 	}
 	bdev = file_bdev(bdev_file);
-	t0 = ktime_get_ns();
-	for (i = 0; i < nr && !ret; i++)
-		ret = folio_io(bdev, folios[i], i, REQ_OP_WRITE);
-	t_write = ktime_get_ns() - t0;
+	ret = folio_pass(bdev, folios, nr, REQ_OP_WRITE, &t_write, &w);
 	for (i = 0; i < nr; i++)
 		memset(folio_address(folios[i]), 0, fsize);
-	t0 = ktime_get_ns();
-	for (i = 0; i < nr && !ret; i++)
-		ret = folio_io(bdev, folios[i], i, REQ_OP_READ);
-	t_read = ktime_get_ns() - t0;
+	if (!ret)
+		ret = folio_pass(bdev, folios, nr, REQ_OP_READ, &t_read, &r);
 	if (!ret)
 		ret = page_reads(bdev, corpus, nr * fsize, false, &t_pages,
-				 &bad);
+				 &pg, &bad);
 	if (!ret)
 		ret = page_reads(bdev, corpus, nr * fsize, true, &t_strided,
-				 &bad);
+				 &st, &bad);
 	__fput_sync(bdev_file);
 
 	/* UML has no highmem: a folio's pages are mapped contiguously */
@@ -187,24 +270,44 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	read_file("/sys/block/zram0/multi_pages_stat", mp_stat,
 		  sizeof(mp_stat) - 1);
 	strreplace(mp_stat, '\n', ' ');
-	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\"}\n",
-		round, algo, order, size, t_write, t_read, t_pages, t_strided, bad, ret,
-		mm_stat, mp_stat);
+	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"unit_kb\": %u, \"block_kb\": %d, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"write_p50_ns\": %llu, \"write_p99_ns\": %llu, \"read_p50_ns\": %llu, \"read_p99_ns\": %llu, \"page_p50_ns\": %llu, \"page_p99_ns\": %llu, \"strided_p50_ns\": %llu, \"strided_p99_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\"}\n",
+		round, algo, get_order(fsize), unit_kb, block_kb, nr * fsize,
+		t_write, t_read, t_pages, t_strided,
+		op_pct(&w, 50), op_pct(&w, 99), op_pct(&r, 50), op_pct(&r, 99),
+		op_pct(&pg, 50), op_pct(&pg, 99), op_pct(&st, 50),
+		op_pct(&st, 99), bad, ret, mm_stat, mp_stat);
 out:
-	for (i = 0; i < nr && folios[i]; i++)
+	for (i = 0; folios && i < nr && folios[i]; i++)
 		folio_put(folios[i]);
 	kvfree(folios);
+	kvfree(w.ns);
+	kvfree(r.ns);
+	kvfree(pg.ns);
+	kvfree(st.ns);
 	return ret;
+}
+
+/* Parse a comma-separated list of folio sizes in KiB into @kb */
+static int __init parse_units(unsigned int *kb, int max)
+{
+	char *list = kstrdup(units, GFP_KERNEL), *p = list, *tok;
+	int n = 0;
+
+	while (list && (tok = strsep(&p, ",")) && n < max)
+		if (kstrtouint(tok, 10, &kb[n]) == 0 && kb[n] >= 4 &&
+		    is_power_of_2(kb[n]))
+			n++;
+	kfree(list);
+	return n;
 }
 
 static int __init zram_bench_init(void)
 {
-	static const char * const algos[] = { "zstd", "lz4" };
 	size_t size = (size_t)mib << 20;
-	char path[256];
-	unsigned int r, a, o;
+	unsigned int r, u, unit_kb[8];
+	char path[256], *alist, *p, *algo;
+	int nunits, ret;
 	void *corpus;
-	int ret;
 
 	if (!dir)
 		return 0;
@@ -221,14 +324,20 @@ static int __init zram_bench_init(void)
 		if (read_file(path, corpus, size) != size)
 			ret = -EIO;
 	}
-	for (r = 1; r <= rounds && !ret; r++)
-		for (a = 0; a < ARRAY_SIZE(algos) && !ret; a++)
-			for (o = 0; o <= 2 && !ret; o += 2) {
-				ret = run_one(corpus, size, r, algos[a], 2 - o);
-				/* a kernel without blocks: pages only */
-				if (ret == -ENOENT && o == 0)
-					ret = 0;
-			}
+	nunits = parse_units(unit_kb, ARRAY_SIZE(unit_kb));
+	if (!ret && !nunits)
+		ret = -EINVAL;
+	for (r = 1; r <= rounds && !ret; r++) {
+		alist = kstrdup(algos, GFP_KERNEL);
+		p = alist;
+		if (!alist)
+			ret = -ENOMEM;
+		while (!ret && (algo = strsep(&p, ",")))
+			for (u = 0; u < nunits && !ret; u++)
+				ret = run_one(corpus, size, r, algo,
+					      unit_kb[u]);
+		kfree(alist);
+	}
 	zram_attr("reset", "1");
 	vfree(corpus);
 	pr_info("ZMP_UB_DONE %d\n", ret);
