@@ -759,7 +759,9 @@ static void swapin_sync_fill(swp_entry_t entry, unsigned long orders,
 	gfp &= ~__GFP_RECLAIM;
 	gfp |= __GFP_NORETRY | __GFP_NOWARN | __GFP_NOMEMALLOC;
 	for (i = 0; i < nr; i++, slot.val++) {
-		if (slot.val == entry.val || swp_offset(slot) >= si->max)
+		/* the first slot holds the swap header */
+		if (slot.val == entry.val || !swp_offset(slot) ||
+		    swp_offset(slot) >= si->max)
 			continue;
 		/* -EEXIST: cached already, -ENOENT: a free slot */
 		if (swapin_fill_slot(slot, gfp, vmf, mpol, ilx) == -ENOMEM)
