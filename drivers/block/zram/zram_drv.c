@@ -376,6 +376,8 @@ static inline bool is_partial_io(struct bio_vec *bvec)
 struct zram_pp_slot {
 	unsigned long		index;
 	struct list_head	entry;
+	/* 1, or the pages of a block object (from its first slot, @index) */
+	unsigned int		nr;
 };
 
 /*
@@ -405,10 +407,18 @@ static struct zram_pp_ctl *init_pp_ctl(void)
 
 static void release_pp_slot(struct zram *zram, struct zram_pp_slot *pps)
 {
+	unsigned int i;
+
 	list_del_init(&pps->entry);
 
 	slot_lock(zram, pps->index);
-	clear_slot_flag(zram, pps->index, ZRAM_PP_SLOT);
+	if (pps->nr == 1)
+		clear_slot_flag(zram, pps->index, ZRAM_PP_SLOT);
+	/* a block's: its slots still in the block carry the mark */
+	for (i = 0; pps->nr > 1 && i < pps->nr; i++) {
+		if (zram_in_block(zram, pps->index + i))
+			clear_slot_flag(zram, pps->index + i, ZRAM_PP_SLOT);
+	}
 	slot_unlock(zram, pps->index);
 
 	kfree(pps);
@@ -435,6 +445,20 @@ static void release_pp_ctl(struct zram *zram, struct zram_pp_ctl *ctl)
 	kfree(ctl);
 }
 
+/*
+ * The size that sorts slot @index into a post-processing bucket: the slots
+ * of a block take the block object's size per page of the block.
+ */
+static u32 pp_slot_size(struct zram *zram, u32 index)
+{
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	if (zram_in_block(zram, index))
+		return zram_block_of(zram, index)->size >>
+		       zram_block_order(zram);
+#endif
+	return get_slot_size(zram, index);
+}
+
 static bool place_pp_slot(struct zram *zram, struct zram_pp_ctl *ctl,
 			  u32 index)
 {
@@ -447,8 +471,9 @@ static bool place_pp_slot(struct zram *zram, struct zram_pp_ctl *ctl,
 
 	INIT_LIST_HEAD(&pps->entry);
 	pps->index = index;
+	pps->nr = 1;
 
-	bid = get_slot_size(zram, pps->index) / PP_BUCKET_SIZE_RANGE;
+	bid = pp_slot_size(zram, pps->index) / PP_BUCKET_SIZE_RANGE;
 	list_add(&pps->entry, &ctl->pp_buckets[bid]);
 
 	set_slot_flag(zram, pps->index, ZRAM_PP_SLOT);
@@ -1145,6 +1170,7 @@ static int zram_writeback_complete(struct zram *zram, struct zram_wb_req *req)
 		 * any written back huge page, ->huge_pages does not count it.
 		 */
 		zram_block_put(zram, index);
+		set_slot_comp_priority(zram, index, 0);
 		if (zram->compressed_wb)
 			set_slot_flag(zram, index, ZRAM_HUGE);
 	} else {
@@ -1775,7 +1801,7 @@ static ssize_t read_block_state(struct file *file, char __user *buf,
 			goto next;
 
 		copied = snprintf(kbuf + written, count,
-			"%12zd %12u.%06d %c%c%c%c%c%c\n",
+			"%12zd %12u.%06d %c%c%c%c%c%c%c\n",
 			index, zram->table[index].attr.ac_time, 0,
 			test_slot_flag(zram, index, ZRAM_SAME) ? 's' : '.',
 			test_slot_flag(zram, index, ZRAM_WB) ? 'w' : '.',
@@ -1783,7 +1809,8 @@ static ssize_t read_block_state(struct file *file, char __user *buf,
 			test_slot_flag(zram, index, ZRAM_IDLE) ? 'i' : '.',
 			get_slot_comp_priority(zram, index) ? 'r' : '.',
 			test_slot_flag(zram, index,
-				       ZRAM_INCOMPRESSIBLE) ? 'n' : '.');
+				       ZRAM_INCOMPRESSIBLE) ? 'n' : '.',
+			zram_in_block(zram, index) ? 'b' : '.');
 
 		if (count <= copied) {
 			slot_unlock(zram, index);
@@ -2261,7 +2288,7 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 
 	guard(rwsem_read)(&zram->dev_lock);
 	return sysfs_emit(buf,
-			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			  (u64)atomic64_read(&bs->blocks_stored),
 			  (u64)atomic64_read(&bs->blocks_written),
 			  (u64)atomic64_read(&bs->block_reads),
@@ -2272,7 +2299,9 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			  (u64)atomic64_read(&bs->huge_blocks),
 			  (u64)atomic64_read(&bs->buffered_reads),
 			  (u64)atomic64_read(&bs->in_place_reads),
-			  (u64)atomic64_read(&bs->copied_reads));
+			  (u64)atomic64_read(&bs->copied_reads),
+			  (u64)atomic64_read(&bs->deferred_frees),
+			  (u64)atomic64_read(&bs->recompressed_blocks));
 }
 #endif
 
@@ -2508,14 +2537,26 @@ static int read_from_zspool_raw(struct zram *zram, struct page *page, u32 index)
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
- * Decompress block @blk into @dst (the device's block size) with @zstrm,
- * counting whether zsmalloc let the object be read in place or copied it
- * into the stream's local_copy first. Block should be locked.
+ * The algorithm that compressed the block of slot @index, a slot still in
+ * the block: every slot of a block carries the block's comp priority (the
+ * primary's when stored, the secondary's once recompressed), and a slot
+ * that leaves the block drops it. Block should be locked.
+ */
+static struct zcomp *zram_block_comp(struct zram *zram, u32 index)
+{
+	return zram->comps[get_slot_comp_priority(zram, index)];
+}
+
+/*
+ * Decompress block @blk, which @comp compressed, into @dst (the device's
+ * block size) with @zstrm, a stream of @comp, counting whether zsmalloc let
+ * the object be read in place or copied it into the stream's local_copy
+ * first. Block should be locked.
  */
 static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
-				 struct zcomp_strm *zstrm, void *dst)
+				 struct zcomp *comp, struct zcomp_strm *zstrm,
+				 void *dst)
 {
-	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
 	void *src;
 	int ret;
 
@@ -2543,13 +2584,13 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
  * Block should be locked.
  */
 static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
-				struct zcomp_strm *zstrm)
+				struct zcomp *comp, struct zcomp_strm *zstrm)
 {
 	int ret;
 
 	if (blk->gen && zstrm->buffer_tag == blk->gen)
 		return 1;
-	ret = zram_decompress_block(zram, blk, zstrm, zstrm->buffer);
+	ret = zram_decompress_block(zram, blk, comp, zstrm, zstrm->buffer);
 	if (!ret)
 		zstrm->buffer_tag = blk->gen;
 	return ret;
@@ -2563,12 +2604,13 @@ static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
 static int read_block_page(struct zram *zram, struct page *page, u32 index)
 {
 	struct zram_block *blk = zram_block_of(zram, index);
+	struct zcomp *comp = zram_block_comp(zram, index);
 	struct zcomp_strm *zstrm;
 	int ret;
 
 	atomic64_inc(&zram->block_stats.partial_reads);
-	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
-	ret = zram_block_to_buffer(zram, blk, zstrm);
+	zstrm = zcomp_stream_get(comp);
+	ret = zram_block_to_buffer(zram, blk, comp, zstrm);
 	if (ret > 0) {
 		atomic64_inc(&zram->block_stats.buffered_reads);
 		ret = 0;
@@ -2994,24 +3036,29 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	unsigned int nr = zram_block_pages(zram);
 	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
+	struct zcomp *comp;
 	int ret = -EAGAIN;
 	unsigned int i;
 
-	slot_lock(zram, index);
 	blk = zram_block_of(zram, index);
+	/* a hint without the lock: data stored page by page goes on at once */
+	if (READ_ONCE(blk->live) != BIT(nr) - 1)
+		return -EAGAIN;
+	slot_lock(zram, index);
 	if (blk->live != BIT(nr) - 1)
 		goto out;
 
-	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
+	comp = zram_block_comp(zram, index);
+	zstrm = zcomp_stream_get(comp);
 	if (page) {
-		ret = zram_decompress_block(zram, blk, zstrm,
+		ret = zram_decompress_block(zram, blk, comp, zstrm,
 					    page_address(page));
 		if (!ret) {
 			for (i = 0; i < nr; i++)
 				flush_dcache_page(page + i);
 		}
 	} else {
-		ret = zram_block_to_buffer(zram, blk, zstrm);
+		ret = zram_block_to_buffer(zram, blk, comp, zstrm);
 		if (ret >= 0) {
 			zram_copy_block_to_bio(zstrm->buffer, nr * PAGE_SIZE,
 					       bio, iter);
@@ -3019,6 +3066,12 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		}
 	}
 	zcomp_stream_put(zstrm);
+	/* as for a page: should never happen */
+	if (WARN_ON(ret < 0)) {
+		pr_err("Decompression failed! err=%d, block at page=%u\n",
+		       ret, index);
+		goto out;
+	}
 
 	for (i = 0; bio_is_access(bio) && i < nr; i++)
 		mark_slot_accessed(zram, index + i);
@@ -3079,6 +3132,242 @@ static bool highest_priority_algorithm(struct zram *zram, u32 prio)
 	return true;
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * Recompression of blocks
+ *
+ * A block object is recompressed as a whole: the block is decompressed with
+ * the algorithm that wrote it and compressed again with the secondary one,
+ * all under the block lock, so that a write, discard or slot free of one
+ * of its pages waits and then finds either the old object or the new one.
+ * The new object is kept when it falls into a smaller size class, and its
+ * priority is written into every slot still in the block, from where the
+ * reads take the algorithm to decompress it with.
+ *
+ * A block goes by what its live pages are: it is idle when all of them
+ * are, incompressible when one of them is (they are marked together), and
+ * it takes as many of max_pages as it has live pages. Its size is judged
+ * per page of the block: the threshold applies to the object's size
+ * divided by the block's pages, and a block sits in the post-processing
+ * bucket of that size. A block object is never huge (blocks that do not
+ * compress are stored as pages), so type=huge leaves blocks to be.
+ */
+
+/* The live slots of the block at @first, as a bitmap */
+static unsigned long block_live(struct zram *zram, u32 first)
+{
+	return zram_block_of(zram, first)->live;
+}
+
+/*
+ * Whether the block of slot @index (its lowest live slot) is one for
+ * recompression with @prio in @mode. Block should be locked.
+ */
+static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode,
+				   u32 prio)
+{
+	u32 first = zram_lock_index(zram, index);
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	if (mode & RECOMPRESS_HUGE)
+		return false;
+	/* Already compressed with same or higher priority */
+	if (get_slot_comp_priority(zram, index) >= prio)
+		return false;
+	for_each_set_bit(i, &live, zram_block_pages(zram)) {
+		if (test_slot_flag(zram, first + i, ZRAM_INCOMPRESSIBLE))
+			return false;
+		if (mode & RECOMPRESS_IDLE &&
+		    !test_slot_flag(zram, first + i, ZRAM_IDLE))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Put the block of slot @index in the bucket of its size per page, and
+ * mark its live slots. Block should be locked.
+ */
+static bool place_pp_block(struct zram *zram, struct zram_pp_ctl *ctl,
+			   u32 index)
+{
+	u32 first = zram_lock_index(zram, index);
+	unsigned long live = block_live(zram, first);
+	struct zram_pp_slot *pps;
+	unsigned int i;
+	u32 bid;
+
+	pps = kmalloc_obj(*pps, GFP_NOIO | __GFP_NOWARN);
+	if (!pps)
+		return false;
+
+	INIT_LIST_HEAD(&pps->entry);
+	pps->index = first;
+	pps->nr = zram_block_pages(zram);
+
+	bid = pp_slot_size(zram, index) / PP_BUCKET_SIZE_RANGE;
+	list_add(&pps->entry, &ctl->pp_buckets[bid]);
+
+	for_each_set_bit(i, &live, pps->nr)
+		set_slot_flag(zram, first + i, ZRAM_PP_SLOT);
+	return true;
+}
+
+/*
+ * Scan slot @index, a slot of a block: places the block when @index is its
+ * lowest live slot and the block is one for recompression. Block should be
+ * locked. Returns false when out of memory.
+ */
+static bool scan_block_for_recompress(struct zram *zram, u32 index, u32 mode,
+				      u32 prio, struct zram_pp_ctl *ctl)
+{
+	u32 first = zram_lock_index(zram, index);
+
+	if (index != first + __ffs(block_live(zram, first)) ||
+	    !block_wants_recompress(zram, index, mode, prio))
+		return true;
+	return place_pp_block(zram, ctl, index);
+}
+
+/* Whether every live slot of the block at @first is still as scanned */
+static bool block_still_placed(struct zram *zram, u32 first)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	if (!live)
+		return false;
+	for_each_set_bit(i, &live, zram_block_pages(zram)) {
+		if (!test_slot_flag(zram, first + i, ZRAM_PP_SLOT))
+			return false;
+	}
+	return true;
+}
+
+/* Set comp priority @prio on every live slot of block @first */
+static void block_set_comp_priority(struct zram *zram, u32 first, u32 prio)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		set_slot_comp_priority(zram, first + i, prio);
+}
+
+/* Set @flag on every live slot of block @first */
+static void block_set_flag(struct zram *zram, u32 first,
+			   enum zram_pageflags flag)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		set_slot_flag(zram, first + i, flag);
+}
+
+/* Clear @flag on every live slot of block @first */
+static void block_clear_flag(struct zram *zram, u32 first,
+			     enum zram_pageflags flag)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		clear_slot_flag(zram, first + i, flag);
+}
+
+/*
+ * Recompress the block at @first (placed by scan_block_for_recompress())
+ * with the algorithm of @prio, by way of @buf (the block size): see
+ * "Recompression of blocks". Block should be locked.
+ */
+static int recompress_block(struct zram *zram, u32 first, void *buf,
+			    u64 *num_recomp_pages, u32 threshold, u32 prio)
+{
+	struct zram_block *blk = zram_block_of(zram, first);
+	unsigned long live = block_live(zram, first);
+	unsigned int nr = zram_block_pages(zram);
+	u32 index = first + __ffs(live);
+	unsigned int comp_len;
+	struct zcomp *comp;
+	struct zcomp_strm *zstrm;
+	unsigned long handle;
+	int ret;
+
+	if (!block_still_placed(zram, first) ||
+	    *num_recomp_pages < hweight_long(live))
+		return 0;
+	/* Do not recompress objects that are already "small enough" */
+	if (blk->size < (u64)threshold * nr)
+		return 0;
+
+	comp = zram_block_comp(zram, index);
+	zstrm = zcomp_stream_get(comp);
+	ret = zram_decompress_block(zram, blk, comp, zstrm, buf);
+	zcomp_stream_put(zstrm);
+	if (ret)
+		return ret;
+
+	/* As for a page: the block is no longer idle, whatever comes */
+	block_clear_flag(zram, first, ZRAM_IDLE);
+
+	comp = zram->comps[prio];
+	zstrm = zcomp_stream_get(comp);
+	ret = zcomp_compress(comp, zstrm, buf, zram_block_size(zram),
+			     &comp_len);
+	/* spent on it, whether it pays or not: as for a page */
+	*num_recomp_pages -= hweight_long(live);
+	if (ret) {
+		zcomp_stream_put(zstrm);
+		return ret;
+	}
+
+	if (zs_lookup_class_index(zram->mem_pool, comp_len) >=
+	    zs_lookup_class_index(zram->mem_pool, blk->size) ||
+	    (threshold && comp_len >= (u64)threshold * nr)) {
+		zcomp_stream_put(zstrm);
+		if (highest_priority_algorithm(zram, prio))
+			block_set_flag(zram, first, ZRAM_INCOMPRESSIBLE);
+		return 0;
+	}
+
+	/* no direct reclaim under the stream and block locks: see pages */
+	handle = zs_malloc(zram->mem_pool, comp_len,
+			   GFP_NOIO | __GFP_NOWARN |
+			   __GFP_HIGHMEM | __GFP_MOVABLE, numa_node_id());
+	if (IS_ERR_VALUE(handle)) {
+		zcomp_stream_put(zstrm);
+		return PTR_ERR((void *)handle);
+	}
+	zs_obj_write(zram->mem_pool, handle, zstrm->buffer, comp_len);
+	zcomp_stream_put(zstrm);
+
+	zs_free(zram->mem_pool, blk->handle);
+	atomic64_sub(blk->size, &zram->stats.compr_data_size);
+	atomic64_add(comp_len, &zram->stats.compr_data_size);
+	blk->handle = handle;
+	blk->size = comp_len;
+	/* a new object: no stream buffer holds it yet */
+	blk->gen = atomic64_inc_return(&zram->block_gen);
+	block_set_comp_priority(zram, first, prio);
+	atomic64_inc(&zram->block_stats.recompressed_blocks);
+	return 0;
+}
+#else
+static bool scan_block_for_recompress(struct zram *zram, u32 index, u32 mode,
+				      u32 prio, struct zram_pp_ctl *ctl)
+{
+	return true;
+}
+
+static int recompress_block(struct zram *zram, u32 first, void *buf,
+			    u64 *num_recomp_pages, u32 threshold, u32 prio)
+{
+	return -EIO;
+}
+#endif
+
 static void scan_slots_for_recompress(struct zram *zram, u32 mode, u32 prio,
 				      struct zram_pp_ctl *ctl)
 {
@@ -3092,6 +3381,12 @@ static void scan_slots_for_recompress(struct zram *zram, u32 mode, u32 prio,
 		if (!slot_allocated(zram, index))
 			goto next;
 
+		if (zram_in_block(zram, index)) {
+			ok = scan_block_for_recompress(zram, index, mode, prio,
+						       ctl);
+			goto next;
+		}
+
 		if (mode & RECOMPRESS_IDLE &&
 		    !test_slot_flag(zram, index, ZRAM_IDLE))
 			goto next;
@@ -3100,15 +3395,9 @@ static void scan_slots_for_recompress(struct zram *zram, u32 mode, u32 prio,
 		    !test_slot_flag(zram, index, ZRAM_HUGE))
 			goto next;
 
-		/*
-		 * Pages of a multi-page block are not recompressed: the
-		 * object holds the whole block, which a page at a time
-		 * cannot replace.
-		 */
 		if (test_slot_flag(zram, index, ZRAM_WB) ||
 		    test_slot_flag(zram, index, ZRAM_SAME) ||
-		    test_slot_flag(zram, index, ZRAM_INCOMPRESSIBLE) ||
-		    zram_in_block(zram, index))
+		    test_slot_flag(zram, index, ZRAM_INCOMPRESSIBLE))
 			goto next;
 
 		/* Already compressed with same or higher priority */
@@ -3250,6 +3539,7 @@ static ssize_t recompress_store(struct device *dev,
 	struct zram_pp_slot *pps;
 	struct page *page = NULL;
 	bool prio_param = false;
+	void *block_buf = NULL;
 	ssize_t ret;
 
 	args = skip_spaces(buf);
@@ -3340,6 +3630,14 @@ static ssize_t recompress_store(struct device *dev,
 		goto out;
 	}
 
+	if (zram_multi_pages(zram)) {
+		block_buf = vmalloc(zram_block_size(zram));
+		if (!block_buf) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+
 	ctl = init_pp_ctl();
 	if (!ctl) {
 		ret = -ENOMEM;
@@ -3356,6 +3654,12 @@ static ssize_t recompress_store(struct device *dev,
 			break;
 
 		slot_lock(zram, pps->index);
+		if (pps->nr > 1) {
+			err = recompress_block(zram, pps->index, block_buf,
+					       &num_recomp_pages, threshold,
+					       prio);
+			goto next;
+		}
 		if (!test_slot_flag(zram, pps->index, ZRAM_PP_SLOT))
 			goto next;
 
@@ -3376,6 +3680,7 @@ next:
 out:
 	if (page)
 		__free_page(page);
+	vfree(block_buf);
 	release_pp_ctl(zram, ctl);
 	return ret;
 }
@@ -3567,6 +3872,7 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	 */
 	set_bit(index & (zram_block_pages(zram) - 1),
 		&zram_block_of(zram, index)->pending);
+	atomic64_inc(&zram->block_stats.deferred_frees);
 	/* Pairs with clear_and_wake_up_bit()'s barrier in slot_unlock() */
 	smp_mb__after_atomic();
 	if (slot_trylock(zram, index))
@@ -3672,9 +3978,8 @@ static ssize_t disksize_store(struct device *dev, struct device_attribute *attr,
 			continue;
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-		/* recompression works on single pages only */
-		zram->params[prio].block_size = prio == ZRAM_PRIMARY_COMP ?
-			zram_block_size(zram) : PAGE_SIZE;
+		/* recompression takes blocks as they are, too */
+		zram->params[prio].block_size = zram_block_size(zram);
 #endif
 		comp = zcomp_create(zram->comp_algs[prio],
 				    &zram->params[prio]);

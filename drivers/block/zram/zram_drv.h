@@ -116,6 +116,8 @@ struct zram_block_stats {
 	atomic64_t huge_blocks;		/* incompressible blocks, as pages */
 	atomic64_t in_place_reads;	/* objects over pages read in place */
 	atomic64_t copied_reads;	/* ... copied out of their zspage first */
+	atomic64_t deferred_frees;	/* slot frees left to the lock holder */
+	atomic64_t recompressed_blocks;	/* blocks recompressed smaller */
 };
 #endif
 
