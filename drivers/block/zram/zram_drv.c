@@ -2907,14 +2907,39 @@ static bool zram_block_same_filled(void *mem, unsigned int pages,
 	return true;
 }
 
+/* How zram_write_block_as_pages() stores each page of a block */
+enum zram_block_as_pages {
+	ZRAM_PAGES_COMPRESSED,	/* each compressed on its own, as any page */
+	ZRAM_PAGES_SAME,	/* same-filled, as the whole block was */
+	ZRAM_PAGES_RAW,		/* as they are: the block did not compress */
+};
+
+/*
+ * Store the block of pages from @page at slots @index.. page by page, @how
+ * the block found they should be: what the block was found to be is not
+ * looked for again in each page (@element: the fill of a same-filled
+ * block).
+ */
 static int zram_write_block_as_pages(struct zram *zram, struct page *page,
-				     u32 index)
+				     u32 index, enum zram_block_as_pages how,
+				     unsigned long element)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < zram_block_pages(zram); i++) {
-		ret = zram_write_page(zram, page + i, index + i);
+		switch (how) {
+		case ZRAM_PAGES_SAME:
+			ret = write_same_filled_page(zram, element, index + i);
+			break;
+		case ZRAM_PAGES_RAW:
+			ret = write_incompressible_page(zram, page + i,
+							index + i);
+			break;
+		default:
+			ret = zram_write_page(zram, page + i, index + i);
+			break;
+		}
 		if (ret)
 			return ret;
 		slot_lock(zram, index + i);
@@ -2944,7 +2969,8 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 
 	if (zram_block_same_filled(src, nr, &element)) {
 		atomic64_inc(&bs->same_blocks);
-		return zram_write_block_as_pages(zram, page, index);
+		return zram_write_block_as_pages(zram, page, index,
+						 ZRAM_PAGES_SAME, element);
 	}
 
 	zstrm = zcomp_stream_get(comp);
@@ -2958,7 +2984,16 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 	if (comp_len >= zram->block_huge_size) {
 		zcomp_stream_put(zstrm);
 		atomic64_inc(&bs->huge_blocks);
-		return zram_write_block_as_pages(zram, page, index);
+		/*
+		 * A page of the block that compressed on its own would have
+		 * shrunk the block by about as much: when the block did not
+		 * shrink at all, no page will below huge_class_size, and
+		 * compressing each again would only double the work.
+		 */
+		return zram_write_block_as_pages(zram, page, index,
+						 comp_len >= nr * PAGE_SIZE ?
+						 ZRAM_PAGES_RAW :
+						 ZRAM_PAGES_COMPRESSED, 0);
 	}
 
 	handle = zs_malloc(zram->mem_pool, comp_len,
@@ -2968,7 +3003,8 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 		zcomp_stream_put(zstrm);
 		/* pages need smaller objects: they may still fit */
 		atomic64_inc(&bs->nomem_blocks);
-		return zram_write_block_as_pages(zram, page, index);
+		return zram_write_block_as_pages(zram, page, index,
+						 ZRAM_PAGES_COMPRESSED, 0);
 	}
 
 	if (!zram_can_store_page(zram)) {
