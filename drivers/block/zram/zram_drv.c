@@ -412,12 +412,15 @@ static void release_pp_slot(struct zram *zram, struct zram_pp_slot *pps)
 	list_del_init(&pps->entry);
 
 	slot_lock(zram, pps->index);
-	if (pps->nr == 1)
+	if (pps->nr == 1) {
 		clear_slot_flag(zram, pps->index, ZRAM_PP_SLOT);
-	/* a block's: its slots still in the block carry the mark */
-	for (i = 0; pps->nr > 1 && i < pps->nr; i++) {
-		if (zram_in_block(zram, pps->index + i))
-			clear_slot_flag(zram, pps->index + i, ZRAM_PP_SLOT);
+	} else {
+		/* a block's: its slots still in the block carry the mark */
+		for (i = 0; i < pps->nr; i++) {
+			if (zram_in_block(zram, pps->index + i))
+				clear_slot_flag(zram, pps->index + i,
+						ZRAM_PP_SLOT);
+		}
 	}
 	slot_unlock(zram, pps->index);
 
@@ -459,11 +462,14 @@ static u32 pp_slot_size(struct zram *zram, u32 index)
 	return get_slot_size(zram, index);
 }
 
-static bool place_pp_slot(struct zram *zram, struct zram_pp_ctl *ctl,
-			  u32 index)
+/*
+ * Queue the @nr slots from @index (one slot, or a block from its first) in
+ * the bucket of slot @size; the caller marks them ZRAM_PP_SLOT.
+ */
+static bool queue_pp_slots(struct zram_pp_ctl *ctl, u32 index,
+			   unsigned int nr, u32 size)
 {
 	struct zram_pp_slot *pps;
-	u32 bid;
 
 	pps = kmalloc_obj(*pps, GFP_NOIO | __GFP_NOWARN);
 	if (!pps)
@@ -471,12 +477,19 @@ static bool place_pp_slot(struct zram *zram, struct zram_pp_ctl *ctl,
 
 	INIT_LIST_HEAD(&pps->entry);
 	pps->index = index;
-	pps->nr = 1;
+	pps->nr = nr;
+	list_add(&pps->entry,
+		 &ctl->pp_buckets[size / PP_BUCKET_SIZE_RANGE]);
+	return true;
+}
 
-	bid = pp_slot_size(zram, pps->index) / PP_BUCKET_SIZE_RANGE;
-	list_add(&pps->entry, &ctl->pp_buckets[bid]);
+static bool place_pp_slot(struct zram *zram, struct zram_pp_ctl *ctl,
+			  u32 index)
+{
+	if (!queue_pp_slots(ctl, index, 1, pp_slot_size(zram, index)))
+		return false;
 
-	set_slot_flag(zram, pps->index, ZRAM_PP_SLOT);
+	set_slot_flag(zram, index, ZRAM_PP_SLOT);
 	return true;
 }
 
@@ -2986,9 +2999,11 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 		atomic64_inc(&bs->huge_blocks);
 		/*
 		 * A page of the block that compressed on its own would have
-		 * shrunk the block by about as much: when the block did not
-		 * shrink at all, no page will below huge_class_size, and
-		 * compressing each again would only double the work.
+		 * shrunk the block by about as much, as the compressors grow
+		 * data they cannot compress by well under a page: when the
+		 * block did not shrink at all, its pages would not go below
+		 * huge_class_size either, and compressing each again would
+		 * only double the work.
 		 */
 		return zram_write_block_as_pages(zram, page, index,
 						 comp_len >= nr * PAGE_SIZE ?
@@ -3077,8 +3092,11 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	unsigned int i;
 
 	blk = zram_block_of(zram, index);
-	/* a hint without the lock: data stored page by page goes on at once */
-	if (READ_ONCE(blk->live) != BIT(nr) - 1)
+	/*
+	 * A hint without the lock (checked again under it): data stored page
+	 * by page goes on at once.
+	 */
+	if (data_race(blk->live) != BIT(nr) - 1)
 		return -EAGAIN;
 	slot_lock(zram, index);
 	if (blk->live != BIT(nr) - 1)
@@ -3174,8 +3192,10 @@ static bool highest_priority_algorithm(struct zram *zram, u32 prio)
  *
  * A block object is recompressed as a whole: the block is decompressed with
  * the algorithm that wrote it and compressed again with the secondary one,
- * all under the block lock, so that a write, discard or slot free of one
- * of its pages waits and then finds either the old object or the new one.
+ * all under the block lock, so that a write or discard of one of its
+ * pages waits and then finds either the old object or the new one, and a
+ * swap slot free that finds the block locked is recorded and done when
+ * the lock is dropped, on the new object.
  * The new object is kept when it falls into a smaller size class, and its
  * priority is written into every slot still in the block, from where the
  * reads take the algorithm to decompress it with.
@@ -3186,13 +3206,45 @@ static bool highest_priority_algorithm(struct zram *zram, u32 prio)
  * per page of the block: the threshold applies to the object's size
  * divided by the block's pages, and a block sits in the post-processing
  * bucket of that size. A block object is never huge (blocks that do not
- * compress are stored as pages), so type=huge leaves blocks to be.
+ * compress are stored as pages), so type=huge selects no block.
  */
 
 /* The live slots of the block at @first, as a bitmap */
 static unsigned long block_live(struct zram *zram, u32 first)
 {
 	return zram_block_of(zram, first)->live;
+}
+
+/* Set comp priority @prio on every live slot of block @first */
+static void block_set_comp_priority(struct zram *zram, u32 first, u32 prio)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		set_slot_comp_priority(zram, first + i, prio);
+}
+
+/* Set @flag on every live slot of block @first */
+static void block_set_flag(struct zram *zram, u32 first,
+			   enum zram_pageflags flag)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		set_slot_flag(zram, first + i, flag);
+}
+
+/* Clear @flag on every live slot of block @first */
+static void block_clear_flag(struct zram *zram, u32 first,
+			     enum zram_pageflags flag)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		clear_slot_flag(zram, first + i, flag);
 }
 
 /*
@@ -3229,31 +3281,21 @@ static bool place_pp_block(struct zram *zram, struct zram_pp_ctl *ctl,
 			   u32 index)
 {
 	u32 first = zram_lock_index(zram, index);
-	unsigned long live = block_live(zram, first);
-	struct zram_pp_slot *pps;
-	unsigned int i;
-	u32 bid;
 
-	pps = kmalloc_obj(*pps, GFP_NOIO | __GFP_NOWARN);
-	if (!pps)
+	if (!queue_pp_slots(ctl, first, zram_block_pages(zram),
+			    pp_slot_size(zram, index)))
 		return false;
 
-	INIT_LIST_HEAD(&pps->entry);
-	pps->index = first;
-	pps->nr = zram_block_pages(zram);
-
-	bid = pp_slot_size(zram, index) / PP_BUCKET_SIZE_RANGE;
-	list_add(&pps->entry, &ctl->pp_buckets[bid]);
-
-	for_each_set_bit(i, &live, pps->nr)
-		set_slot_flag(zram, first + i, ZRAM_PP_SLOT);
+	block_set_flag(zram, first, ZRAM_PP_SLOT);
 	return true;
 }
 
 /*
  * Scan slot @index, a slot of a block: places the block when @index is its
- * lowest live slot and the block is one for recompression. Block should be
- * locked. Returns false when out of memory.
+ * lowest live slot, the block is not placed yet (a pending free done when
+ * the scan unlocked the slot before makes another slot the lowest) and it
+ * is one for recompression. Block should be locked. Returns false when out
+ * of memory.
  */
 static bool scan_block_for_recompress(struct zram *zram, u32 index, u32 mode,
 				      u32 prio, struct zram_pp_ctl *ctl)
@@ -3261,6 +3303,7 @@ static bool scan_block_for_recompress(struct zram *zram, u32 index, u32 mode,
 	u32 first = zram_lock_index(zram, index);
 
 	if (index != first + __ffs(block_live(zram, first)) ||
+	    test_slot_flag(zram, index, ZRAM_PP_SLOT) ||
 	    !block_wants_recompress(zram, index, mode, prio))
 		return true;
 	return place_pp_block(zram, ctl, index);
@@ -3281,38 +3324,6 @@ static bool block_still_placed(struct zram *zram, u32 first)
 	return true;
 }
 
-/* Set comp priority @prio on every live slot of block @first */
-static void block_set_comp_priority(struct zram *zram, u32 first, u32 prio)
-{
-	unsigned long live = block_live(zram, first);
-	unsigned int i;
-
-	for_each_set_bit(i, &live, zram_block_pages(zram))
-		set_slot_comp_priority(zram, first + i, prio);
-}
-
-/* Set @flag on every live slot of block @first */
-static void block_set_flag(struct zram *zram, u32 first,
-			   enum zram_pageflags flag)
-{
-	unsigned long live = block_live(zram, first);
-	unsigned int i;
-
-	for_each_set_bit(i, &live, zram_block_pages(zram))
-		set_slot_flag(zram, first + i, flag);
-}
-
-/* Clear @flag on every live slot of block @first */
-static void block_clear_flag(struct zram *zram, u32 first,
-			     enum zram_pageflags flag)
-{
-	unsigned long live = block_live(zram, first);
-	unsigned int i;
-
-	for_each_set_bit(i, &live, zram_block_pages(zram))
-		clear_slot_flag(zram, first + i, flag);
-}
-
 /*
  * Recompress the block at @first (placed by scan_block_for_recompress())
  * with the algorithm of @prio, by way of @buf (the block size): see
@@ -3322,23 +3333,24 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 			    u64 *num_recomp_pages, u32 threshold, u32 prio)
 {
 	struct zram_block *blk = zram_block_of(zram, first);
-	unsigned long live = block_live(zram, first);
 	unsigned int nr = zram_block_pages(zram);
-	u32 index = first + __ffs(live);
-	unsigned int comp_len;
+	unsigned int comp_len, live;
 	struct zcomp *comp;
 	struct zcomp_strm *zstrm;
 	unsigned long handle;
 	int ret;
 
-	if (!block_still_placed(zram, first) ||
-	    *num_recomp_pages < hweight_long(live))
+	/* every page of the block may have been freed since the scan */
+	if (!block_still_placed(zram, first))
+		return 0;
+	live = hweight_long(block_live(zram, first));
+	if (*num_recomp_pages < live)
 		return 0;
 	/* Do not recompress objects that are already "small enough" */
 	if (blk->size < (u64)threshold * nr)
 		return 0;
 
-	comp = zram_block_comp(zram, index);
+	comp = zram_block_comp(zram, first + __ffs(block_live(zram, first)));
 	zstrm = zcomp_stream_get(comp);
 	ret = zram_decompress_block(zram, blk, comp, zstrm, buf);
 	zcomp_stream_put(zstrm);
@@ -3353,7 +3365,7 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 	ret = zcomp_compress(comp, zstrm, buf, zram_block_size(zram),
 			     &comp_len);
 	/* spent on it, whether it pays or not: as for a page */
-	*num_recomp_pages -= hweight_long(live);
+	*num_recomp_pages -= live;
 	if (ret) {
 		zcomp_stream_put(zstrm);
 		return ret;
@@ -3368,7 +3380,7 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 		return 0;
 	}
 
-	/* no direct reclaim under the stream and block locks: see pages */
+	/* GFP_NOIO under the stream and block locks, as for a page */
 	handle = zs_malloc(zram->mem_pool, comp_len,
 			   GFP_NOIO | __GFP_NOWARN |
 			   __GFP_HIGHMEM | __GFP_MOVABLE, numa_node_id());
