@@ -1446,6 +1446,37 @@ static int parse_mode(char *val, u32 *mode)
 	return 0;
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * Whether slot @index, a slot of a block, is one for writeback in @mode:
+ * only with every other page still in its block, so that writeback moves
+ * blocks whole. Were one page of a block left (read since the idle
+ * marking, say), the object would stay in memory for it while the pages
+ * written back took backing space as well. Block should be locked.
+ */
+static bool block_wants_writeback(struct zram *zram, u32 index, u32 mode)
+{
+	u32 first = zram_lock_index(zram, index);
+	unsigned long live = zram_block_of(zram, first)->live;
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram)) {
+		if (mode & IDLE_WRITEBACK &&
+		    !test_slot_flag(zram, first + i, ZRAM_IDLE))
+			return false;
+		if (mode & INCOMPRESSIBLE_WRITEBACK &&
+		    !test_slot_flag(zram, first + i, ZRAM_INCOMPRESSIBLE))
+			return false;
+	}
+	return true;
+}
+#else
+static bool block_wants_writeback(struct zram *zram, u32 index, u32 mode)
+{
+	return true;
+}
+#endif
+
 static void scan_slots_for_writeback(struct zram *zram, u32 mode,
 				     unsigned long lo, unsigned long hi,
 				     struct zram_pp_ctl *ctl)
@@ -1471,6 +1502,9 @@ static void scan_slots_for_writeback(struct zram *zram, u32 mode,
 			goto next;
 		if (mode & INCOMPRESSIBLE_WRITEBACK &&
 		    !test_slot_flag(zram, index, ZRAM_INCOMPRESSIBLE))
+			goto next;
+		if (zram_in_block(zram, index) &&
+		    !block_wants_writeback(zram, index, mode))
 			goto next;
 
 		ok = place_pp_slot(zram, ctl, index);
