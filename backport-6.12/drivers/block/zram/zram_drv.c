@@ -686,6 +686,37 @@ static void read_from_bdev_async(struct zram *zram, struct page *page,
 #define IDLE_WRITEBACK			(1<<1)
 #define INCOMPRESSIBLE_WRITEBACK	(1<<2)
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * Whether slot @index, a slot of a block, is one for writeback in @mode:
+ * only with every other page still in its block, so that writeback moves
+ * blocks whole. Were one page of a block left (read since the idle
+ * marking, say), the object would stay in memory for it while the pages
+ * written back took backing space as well. Block should be locked.
+ */
+static bool block_wants_writeback(struct zram *zram, u32 index, int mode)
+{
+	u32 first = round_down(index, ZRAM_BLOCK_PAGES);
+	unsigned long live = zram->blocks[first >> ZRAM_BLOCK_ORDER].live;
+	unsigned int i;
+
+	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES) {
+		if (mode & IDLE_WRITEBACK &&
+		    !zram_test_flag(zram, first + i, ZRAM_IDLE))
+			return false;
+		if (mode & INCOMPRESSIBLE_WRITEBACK &&
+		    !zram_test_flag(zram, first + i, ZRAM_INCOMPRESSIBLE))
+			return false;
+	}
+	return true;
+}
+#else
+static bool block_wants_writeback(struct zram *zram, u32 index, int mode)
+{
+	return true;
+}
+#endif
+
 static ssize_t writeback_store(struct device *dev,
 		struct device_attribute *attr, const char *buf, size_t len)
 {
@@ -783,6 +814,9 @@ static ssize_t writeback_store(struct device *dev,
 			goto next;
 		if (mode & INCOMPRESSIBLE_WRITEBACK &&
 		    !zram_test_flag(zram, index, ZRAM_INCOMPRESSIBLE))
+			goto next;
+		if (zram_in_block(zram, index) &&
+		    !block_wants_writeback(zram, index, mode))
 			goto next;
 
 		/*
@@ -975,7 +1009,7 @@ static ssize_t read_block_state(struct file *file, char __user *buf,
 
 		ts = ktime_to_timespec64(zram->table[index].ac_time);
 		copied = snprintf(kbuf + written, count,
-			"%12zd %12lld.%06lu %c%c%c%c%c%c\n",
+			"%12zd %12lld.%06lu %c%c%c%c%c%c%c\n",
 			index, (s64)ts.tv_sec,
 			ts.tv_nsec / NSEC_PER_USEC,
 			zram_test_flag(zram, index, ZRAM_SAME) ? 's' : '.',
@@ -984,7 +1018,8 @@ static ssize_t read_block_state(struct file *file, char __user *buf,
 			zram_test_flag(zram, index, ZRAM_IDLE) ? 'i' : '.',
 			zram_get_priority(zram, index) ? 'r' : '.',
 			zram_test_flag(zram, index,
-				       ZRAM_INCOMPRESSIBLE) ? 'n' : '.');
+				       ZRAM_INCOMPRESSIBLE) ? 'n' : '.',
+			zram_in_block(zram, index) ? 'b' : '.');
 
 		if (count <= copied) {
 			zram_slot_unlock(zram, index);
