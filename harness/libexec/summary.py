@@ -6,8 +6,9 @@ usage: summary.py DIR | summary.py --readme README RESULTS_DIR
 DIR: one row a run, for every JSON file under DIR (its subdirectories
 included).  --readme: rewrites README's generated tables, each between its
 markers: the headline table (the files RESULTS_DIR/headline.list names),
-the fault latency of those of them that measured it, and the block sizes
-(every --block-size run).  Each table is stamped with what its result files
+the fault latency of those of them that measured it, the block sizes
+(every --block-size run) and the host clock (every bench-native file,
+native-*.json).  Each table is stamped with what its result files
 record: the base, the commits, the dates and, per row, the command.
 """
 
@@ -21,6 +22,7 @@ import sys
 BEGIN, END = "<!-- headline:begin -->", "<!-- headline:end -->"
 LBEGIN, LEND = "<!-- latency:begin -->", "<!-- latency:end -->"
 CBEGIN, CEND = "<!-- blocks:begin -->", "<!-- blocks:end -->"
+NBEGIN, NEND = "<!-- native:begin -->", "<!-- native:end -->"
 GENERATOR = "harness/bin/bench-summary --readme"
 
 
@@ -215,6 +217,37 @@ def curve(results):
     return stamp(runs, results) + "\n\n" + "\n".join(rows)
 
 
+def ratio_ci(row):
+    return "%.3f [%.3f, %.3f]" % (row["ratio"], row["ratio_lo"],
+                                  row["ratio_hi"])
+
+
+def native(results):
+    """The host-clock table: every harness/bin/bench-native file, blocks
+    over the baseline's pages (write, whole read, 4 KiB reads in order)."""
+    runs = [load(f, results) for f in sorted(glob.glob(
+        os.path.join(results, "*", "native-*.json")))]
+    # the stamp reads "base" as a name: bench-native records it with its package
+    for d in runs:
+        d["base"] = d["base"].split()[0]
+    rows = ["| base | corpus | algorithm | block | rounds | write | read whole "
+            "| read 4 KiB in order | commit | command |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for d in runs:
+        by = {}
+        for r in d["rows"]:
+            by[(r["algo"], r["block_kb"], r["metric"])] = r
+        for algo, block in sorted({(a, b) for a, b, _ in by if b > 4}):
+            cells = [by.get((algo, block, m)) for m in
+                     ("write_ns", "read_ns", "page_read_ns")]
+            rows.append("| %s | %s %d MiB | %s | %d KiB | %d | %s | `%s` | `%s` |" % (
+                base_of(d), d["corpus"].replace(".anon.zst", ""),
+                d["size_mib"], algo, block, d["rounds"],
+                " | ".join(ratio_ci(c) if c else "" for c in cells),
+                commit_of(d), command_of(d)))
+    return stamp(runs, results) + "\n\n" + "\n".join(rows)
+
+
 def replace(text, begin, end, body):
     head, rest = text.split(begin, 1)
     tail = rest.split(end, 1)[1]
@@ -232,6 +265,8 @@ def write_readme(readme, results):
         text = replace(text, CBEGIN, CEND, curve(results))
     if LBEGIN in text and LEND in text:
         text = replace(text, LBEGIN, LEND, latency(results))
+    if NBEGIN in text and NEND in text:
+        text = replace(text, NBEGIN, NEND, native(results))
     with open(readme, "w") as f:
         f.write(text)
     return 0
