@@ -7,7 +7,34 @@
 # swapbench's --latency and --compact; WRITERS: its --writers. ZRAM_BLOCK_KB: the device's block_size
 # (0: its default; ignored by a kernel without the attribute). ZRAM_LEVEL:
 # the device's algorithm_params level (0: the algorithm's default).
+# PHONE=plain|compressed: the phone profile: lz4, zstd recompression of
+# idle memory (priority 1) and idle writeback to a backing device (zram1,
+# with compressed_writeback for "compressed") between swap-out and swap-in;
+# ZMP_PHONE lines give mm_stat and bd_stat after each step.
 . /zmp/lib.sh
+Z=/sys/block/zram0
+# phone_stat STAGE: a ZMP_PHONE line with mm_stat and bd_stat as they are
+phone_stat()
+{
+	echo "ZMP_PHONE {\"stage\": \"$1\", \"mm_stat\": \"$(cat $Z/mm_stat)\", \"bd_stat\": \"$(cat $Z/bd_stat)\"}"
+}
+# phone_swap_on: zram0 as swap the way the phone profile sets it up
+phone_swap_on()
+{
+	[ -e /sys/block/zram1 ] || cat /sys/class/zram-control/hot_add > /dev/null
+	echo 1 > /sys/block/zram1/reset && echo "$DISKSIZE" > /sys/block/zram1/disksize &&
+		echo 1 > $Z/reset || return 1
+	if [ -n "$block" ] && [ -e $Z/block_size ]; then
+		echo "$block" > $Z/block_size || return 1
+	fi
+	echo lz4 > $Z/comp_algorithm && echo "algo=zstd priority=1" > $Z/recomp_algorithm &&
+		echo /dev/zram1 > $Z/backing_dev || return 1
+	if [ "$PHONE" = compressed ]; then
+		echo 1 > $Z/compressed_writeback || return 1
+	fi
+	echo "$DISKSIZE" > $Z/disksize && mkswap /dev/zram0 > /dev/null &&
+		swapon /dev/zram0
+}
 for s in $MTHP_KB; do
 	if [ "$s" != 0 ] && [ ! -e "$THP/hugepages-${s}kB" ]; then
 		echo "ZMP_ERROR no $s KiB mTHP on this kernel"
@@ -20,7 +47,20 @@ block=
 [ "${ZRAM_BLOCK_KB:-0}" != 0 ] && block=$((ZRAM_BLOCK_KB * 1024))
 level=
 [ "${ZRAM_LEVEL:-0}" != 0 ] && level=$ZRAM_LEVEL
-if ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" "$block" "$level"; then
+if [ -n "${PHONE:-}" ]; then
+	phone_swap_on || { echo "ZMP_ERROR phone profile setup failed"; exit 1; }
+	# what swapbench runs between swap-out and swap-in
+	cat > /tmp/phone.sh << 'EOF'
+Z=/sys/block/zram0
+stat() {
+	echo "ZMP_PHONE {\"stage\": \"$1\", \"mm_stat\": \"$(cat $Z/mm_stat)\", \"bd_stat\": \"$(cat $Z/bd_stat)\"}"
+}
+echo all > $Z/idle && echo "type=idle priority=1" > $Z/recompress || exit 1
+stat recompressed
+echo all > $Z/idle && echo idle > $Z/writeback || exit 1
+stat written_back
+EOF
+elif ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" "$block" "$level"; then
 	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO', block size '$block')"
 	exit 1
 fi
@@ -35,9 +75,17 @@ extra=
 [ "${LATENCY:-0}" = 1 ] && extra="$extra --latency"
 [ "${COMPACT:-0}" = 1 ] && extra="$extra --compact"
 [ "${WRITERS:-1}" != 1 ] && extra="$extra --writers $WRITERS"
-swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra
-rc=$?
+if [ -n "${PHONE:-}" ]; then
+	swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra \
+		--between "sh /tmp/phone.sh"
+	rc=$?
+	phone_stat swapped_in
+else
+	swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra
+	rc=$?
+fi
 # compaction (kcompactd's proactive runs included) during the run
 grep -E '^(compact_|kcompactd_)' /proc/vmstat | sed 's/^/ZMP_VMSTAT /'
 echo "ZMP_EXIT $rc"
 zram_swap_off zram0
+[ -n "${PHONE:-}" ] && echo 1 > /sys/block/zram1/reset

@@ -12,6 +12,9 @@
  * With --compact, every round compacts memory (/proc/sys/vm/compact_memory)
  * between swap-out and swap-in, untimed: migration moves pool pages under
  * the stored data.
+ * With --between CMD, every round runs CMD with sh -c between swap-out and
+ * swap-in, untimed (the phone profile: recompression and writeback of idle
+ * memory); a CMD that fails fails the run.
  * With --writers N, N threads page the memory out at once, each its own
  * contiguous share of it, so that N CPUs store into zram (and allocate
  * from zsmalloc) at the same time.
@@ -431,6 +434,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: swapbench --corpus PATH [--size MiB] [--rounds N] [--zram NAME]\n"
 		"                 [--fail-swapin] [--compact] [--latency] [--writers N]\n"
+		"                 [--between CMD]\n"
 		"  Maps SIZE MiB (default 100) of anonymous memory, fills it from the\n"
 		"  corpus, and for each round (default 3) pages it out with\n"
 		"  MADV_PAGEOUT, touches it back in and verifies every byte.\n");
@@ -448,9 +452,10 @@ int main(int argc, char **argv)
 		{ "compact", no_argument, NULL, 'C' },
 		{ "latency", no_argument, NULL, 'l' },
 		{ "writers", required_argument, NULL, 'w' },
+		{ "between", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *corpus = NULL;
+	const char *corpus = NULL, *between = NULL;
 	unsigned long size_mib = 100, rounds = 3, total_bad = 0, r;
 	unsigned long long corpus_bytes;
 	struct snapshot a, out, mid, in;
@@ -492,6 +497,9 @@ int main(int argc, char **argv)
 			writers = strtoul(optarg, &end, 10);
 			if (*end || writers < 1 || writers > MAX_WRITERS)
 				usage();
+			break;
+		case 'b':
+			between = optarg;
 			break;
 		default:
 			usage();
@@ -537,6 +545,13 @@ int main(int argc, char **argv)
 			dump_classes();	/* after the timed phase */
 		if (compact)
 			write_proc("/proc/sys/vm/compact_memory", "1");
+		if (between) {
+			fflush(stdout);
+			if (system(between)) {
+				fprintf(stderr, "swapbench: '%s' failed\n", between);
+				return 2;
+			}
+		}
 		if (fail_swapin)
 			make_it_fail(1);
 		snap(&mid);

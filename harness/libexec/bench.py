@@ -24,6 +24,9 @@ MIB = 1 << 20
 ROUND_PREFIX = "ZMP_ROUND "
 LATENCY_PREFIX = "ZMP_LATENCY "
 CONF_PREFIX = "ZMP_CONF "
+PHONE_PREFIX = "ZMP_PHONE "
+# the phone profile's steps, as bench.sh reports them
+PHONE_STAGES = ("recompressed", "written_back", "swapped_in")
 LATENCY_KEYS = ("faults", "p50_us", "p90_us", "p99_us", "max_us", "mean_us")
 MM_KEYS = ("orig_data_size", "compr_data_size", "mem_used_total",
            "pages_compacted", "huge_pages")
@@ -101,6 +104,13 @@ def parse_args(argv):
                     "the baseline keeps the algorithm's default")
     ap.add_argument("--level-both", action="store_true",
                     help="the baseline's device takes --level too")
+    ap.add_argument("--phone", choices=("plain", "compressed"),
+                    help="the phone profile: lz4, and between swap-out and "
+                    "swap-in zstd recompression of idle memory (priority 1) "
+                    "and idle writeback to a backing device; compressed: "
+                    "with compressed_writeback. Reports memory after "
+                    "recompression, bytes written to and read from the "
+                    "backing device, and swap-in after writeback")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=900,
@@ -138,6 +148,12 @@ def parse_args(argv):
     if a.level is not None and not (-7 <= a.level <= 22 if a.algo == "zstd"
                                     else 1 <= a.level <= 65537):
         ap.error("--level: zstd's level (-7..22) or lz4's acceleration (1..)")
+    if a.phone and a.algo != "lz4":
+        if "--algo" in argv:
+            ap.error("--phone writes with lz4")
+        a.algo = "lz4"
+    if a.phone and (a.fallback or a.latency or a.writers != 1):
+        ap.error("--phone: not with --fallback, --latency or --writers")
     if a.level_both and a.level is None:
         ap.error("--level-both needs --level")
     if a.no_mthp:
@@ -180,7 +196,7 @@ def run_round(a, kind, kernel, img, rnd):
                           else (a.level or 0),
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
-            "WRITERS": a.writers,
+            "WRITERS": a.writers, "PHONE": a.phone or "",
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
     logfile = os.path.join(guest.LOGS, label + ".log")
@@ -219,6 +235,18 @@ def run_round(a, kind, kernel, img, rnd):
              % (label, r["zram_conf"].get("level"), a.level, logfile))
     if r["mismatches"]:
         fail("%s: %d bytes differ after swap-in" % (label, r["mismatches"]))
+    if a.phone:
+        phone = {}
+        for l in text.splitlines():
+            if l.startswith(PHONE_PREFIX):
+                x = json.loads(l[len(PHONE_PREFIX):])
+                phone[x["stage"]] = {
+                    "mm_stat": [int(v) for v in x["mm_stat"].split()],
+                    "bd_stat": [int(v) for v in x["bd_stat"].split()]}
+        if sorted(phone) != sorted(PHONE_STAGES):
+            fail("%s: the phone profile did not report every step "
+                 "(console: %s)" % (label, logfile))
+        r["phone"] = phone
     lat = [json.loads(l[len(LATENCY_PREFIX):]) for l in text.splitlines()
            if l.startswith(LATENCY_PREFIX)]
     if a.latency:
@@ -282,6 +310,20 @@ def summarize(rounds):
             s["latency_" + order] = {
                 k: max(x[k] for x in lat) if k == "max_us" else
                 mean([x[k] for x in lat]) for k in LATENCY_KEYS}
+    if all("phone" in r for r in rounds):
+        # mm_stat: compr_data_size, mem_used_total are its 2nd and 3rd;
+        # bd_stat: pages stored, read and written (PAGE_SIZE each)
+        pg = 4096
+        for st in PHONE_STAGES:
+            s["phone_%s_compr" % st] = mean(
+                [r["phone"][st]["mm_stat"][1] for r in rounds])
+            s["phone_%s_used" % st] = mean(
+                [r["phone"][st]["mm_stat"][2] for r in rounds])
+        s["phone_wb_bytes"] = mean(
+            [r["phone"]["written_back"]["bd_stat"][2] * pg for r in rounds])
+        s["phone_rd_bytes"] = mean(
+            [(r["phone"]["swapped_in"]["bd_stat"][1] -
+              r["phone"]["written_back"]["bd_stat"][1]) * pg for r in rounds])
     for key in ("swpout", "swpout_fallback"):
         sizes = {}
         for r in rounds:
@@ -312,6 +354,19 @@ ROWS = (
 )
 
 
+PHONE_ROWS = (
+    ("phone: compr_data_size after recompression (bytes)",
+     "phone_recompressed_compr"),
+    ("phone: mem_used_total after recompression (bytes)",
+     "phone_recompressed_used"),
+    ("phone: written to the backing device (bytes)", "phone_wb_bytes"),
+    ("phone: mem_used_total after writeback (bytes)",
+     "phone_written_back_used"),
+    ("phone: read from the backing device at swap-in (bytes)",
+     "phone_rd_bytes"),
+)
+
+
 def ratios(kinds):
     """The (numerator, denominator) kinds of the ratio columns."""
     pairs = [(k, "baseline") for k in kinds[1:] if kinds[0] == "baseline"]
@@ -337,6 +392,9 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
 
     for title, key, fmt in ROWS:
         row(title, [summary[k][key] for k in kinds], fmt)
+    if all("phone_wb_bytes" in summary[k] for k in kinds):
+        for title, key in PHONE_ROWS:
+            row(title, [summary[k][key] for k in kinds], "%.0f")
     orig = [summary[k]["orig_data_size"] for k in kinds]
     row("compr_data_size / orig (%)",
         [100.0 * summary[k]["compr_data_size"] / o if o else 0
@@ -422,6 +480,9 @@ def mthp_title(a):
                                 a.level)
     if a.fallback:
         t += ", every large swap-in allocation failing"
+    if a.phone:
+        t += ", phone profile (zstd recompression, idle writeback%s)" % (
+            ", compressed" if a.phone == "compressed" else "")
     return t
 
 
@@ -531,6 +592,8 @@ def main(argv):
                                      "-l%d%s" % (a.level, "both" if
                                                  a.level_both else "")) +
                                     ("-compact" if a.compact else "") +
+                                    ("" if not a.phone else
+                                     "-phone-" + a.phone) +
                                     ("" if a.writers == 1 else
                                      "-w%d" % a.writers) +
                                     ("-latency" if a.latency else ""),
@@ -546,7 +609,7 @@ def main(argv):
                    "level_both": a.level_both,
                    "stored_block_kb": stored_block_kb(a),
                    "latency": a.latency, "compact": a.compact,
-                   "writers": a.writers,
+                   "writers": a.writers, "phone": a.phone,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                    "base": BASE, "commit": commit,
