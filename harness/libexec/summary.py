@@ -7,8 +7,8 @@ DIR: one row a run, for every JSON file under DIR (its subdirectories
 included).  --readme: rewrites README's generated tables, each between its
 markers: the headline table (the files RESULTS_DIR/headline.list names),
 the fault latency of those of them that measured it, the block sizes
-(every --block-size run) and the host clock (every bench-native file,
-native-*.json).  Each table is stamped with what its result files
+(every --block-size run), the phone profile (every --phone run) and the
+host clock (every bench-native file, native-*.json).  Each table is stamped with what its result files
 record: the base, the commits, the dates and, per row, the command.
 """
 
@@ -23,6 +23,7 @@ BEGIN, END = "<!-- headline:begin -->", "<!-- headline:end -->"
 LBEGIN, LEND = "<!-- latency:begin -->", "<!-- latency:end -->"
 CBEGIN, CEND = "<!-- blocks:begin -->", "<!-- blocks:end -->"
 NBEGIN, NEND = "<!-- native:begin -->", "<!-- native:end -->"
+PBEGIN, PEND = "<!-- phone:begin -->", "<!-- phone:end -->"
 GENERATOR = "harness/bin/bench-summary --readme"
 
 
@@ -217,6 +218,28 @@ def curve(results):
     return stamp(runs, results) + "\n\n" + "\n".join(rows)
 
 
+def phone(results):
+    """The phone profile: every bench --phone run, patched over baseline."""
+    runs = [load(f, results) for f in sorted(glob.glob(
+        os.path.join(results, "*", "swap-*-phone-*.json")))]
+    rows = ["| run | writeback | mem_used_total after recompression "
+            "| compr_data_size after recompression | bytes written back "
+            "| swap-in after writeback | bytes read back | commit | command |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for d in runs:
+        b, p = d["summary"]["baseline"], d["summary"]["patched"]
+
+        def r(key):
+            return "%.3f" % (p[key] / b[key]) if b[key] else "-"
+        rows.append("| %s %s %d MiB | %s | %s | %s | %s | %s | %s | %s | `%s` |" % (
+            d["corpus"].replace(".anon", ""), d["algo"], d["size_mib"],
+            d["phone"], r("phone_recompressed_used"),
+            r("phone_recompressed_compr"), r("phone_wb_bytes"),
+            r("swapin_ms"), r("phone_rd_bytes"), commit_of(d),
+            command_of(d)))
+    return stamp(runs, results) + "\n\n" + "\n".join(rows)
+
+
 def ratio_ci(row):
     return "%.3f [%.3f, %.3f]" % (row["ratio"], row["ratio_lo"],
                                   row["ratio_hi"])
@@ -267,6 +290,8 @@ def write_readme(readme, results):
         text = replace(text, LBEGIN, LEND, latency(results))
     if NBEGIN in text and NEND in text:
         text = replace(text, NBEGIN, NEND, native(results))
+    if PBEGIN in text and PEND in text:
+        text = replace(text, PBEGIN, PEND, phone(results))
     with open(readme, "w") as f:
         f.write(text)
     return 0
@@ -288,7 +313,7 @@ def main(argv):
                              recursive=True))
     for f in files:
         d = load(f, argv[0])
-        s = d["summary"]
+        s = d.get("summary", {})    # bench-native files have none
         if "baseline" not in s or "patched" not in s:
             continue
         b, p = s["baseline"], s["patched"]
