@@ -20,6 +20,8 @@
  *	                    device lands in two pages of the buffer
  *	  buffered          through the block device's page cache (dropped
  *	                    first): readahead builds the bios
+ * With BLOCKREAD_AFTER_WRITE in the environment, that command runs (sh -c)
+ * between the write and the reads: writeback, recompression.
  *
  * Prints one line per read kind and size, "RESULT NAME PAGES-DIFFERING
  * PAGES", and exits 1 if any page differs.
@@ -81,6 +83,7 @@ int main(int argc, char **argv)
 	static const size_t chunks[] = { 32 * 1024, 64 * 1024, 1024 * 1024 };
 	unsigned char *ref, *wbuf, *pages, *mthp, *misaligned, *sector;
 	unsigned long mib, bad = 0;
+	const char *cmd;
 	int fd, dfd, bfd;
 	size_t size, i;
 
@@ -109,6 +112,9 @@ int main(int argc, char **argv)
 		if (pwrite(dfd, wbuf + i, MIB, i) != (ssize_t)MIB)
 			die("direct write");
 	munmap(wbuf, size);
+	cmd = getenv("BLOCKREAD_AFTER_WRITE");
+	if (cmd && system(cmd))
+		die("BLOCKREAD_AFTER_WRITE");
 
 	pages = map_aligned_shift(size, 0, 1);
 	mthp = map_aligned_shift(size, 0, 0);

@@ -143,6 +143,12 @@ static struct zram_block *zram_block_of(struct zram *zram, u32 index)
 	return &zram->blocks[index >> zram_block_order(zram)];
 }
 
+/* Backing blocks that the compressed unit of @blk takes when written back */
+static unsigned int block_bdev_blocks(struct zram_block *blk)
+{
+	return DIV_ROUND_UP(blk->size, PAGE_SIZE);
+}
+
 static bool slot_has_pending(struct zram *zram, u32 first)
 {
 	return zram_multi_pages(zram) &&
@@ -291,6 +297,16 @@ static inline bool zram_in_block(struct zram *zram, u32 index)
 #else
 	return false;
 #endif
+}
+
+/*
+ * Slot @index, a slot of a block, holds its page in a block that writeback
+ * put on the backing device as one compressed unit
+ */
+static inline bool block_written_back(struct zram *zram, u32 index)
+{
+	return IS_ENABLED(CONFIG_ZRAM_WRITEBACK) &&
+	       test_slot_flag(zram, index, ZRAM_WB);
 }
 
 static inline bool slot_allocated(struct zram *zram, u32 index)
@@ -510,6 +526,61 @@ static struct zram_pp_slot *select_pp_slot(struct zram_pp_ctl *ctl)
 	}
 	return pps;
 }
+
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/* The live slots of the block at @first, as a bitmap */
+static unsigned long block_live(struct zram *zram, u32 first)
+{
+	return zram_block_of(zram, first)->live;
+}
+
+/* Set @flag on every live slot of block @first, or clear it (!@set) */
+static void block_assign_flag(struct zram *zram, u32 first,
+			      enum zram_pageflags flag, bool set)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram)) {
+		if (set)
+			set_slot_flag(zram, first + i, flag);
+		else
+			clear_slot_flag(zram, first + i, flag);
+	}
+}
+
+/*
+ * Put the block of slot @index in the bucket of its size per page, and
+ * mark its live slots. Block should be locked.
+ */
+static bool place_pp_block(struct zram *zram, struct zram_pp_ctl *ctl,
+			   u32 index)
+{
+	u32 first = zram_lock_index(zram, index);
+
+	if (!queue_pp_slots(ctl, first, zram_block_pages(zram),
+			    pp_slot_size(zram, index)))
+		return false;
+
+	block_assign_flag(zram, first, ZRAM_PP_SLOT, true);
+	return true;
+}
+
+/* Whether every live slot of the block at @first is still as scanned */
+static bool block_still_placed(struct zram *zram, u32 first)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	if (!live)
+		return false;
+	for_each_set_bit(i, &live, zram_block_pages(zram)) {
+		if (!test_slot_flag(zram, first + i, ZRAM_PP_SLOT))
+			return false;
+	}
+	return true;
+}
+#endif
 #endif
 
 static inline void zram_fill_page(void *ptr, unsigned long len,
@@ -734,9 +805,11 @@ struct zram_wb_ctl {
 
 struct zram_wb_req {
 	unsigned long blk_idx;
-	struct page *page;
+	/* backing blocks written: 1, or those of a block's compressed unit */
+	unsigned int nr_pages;
+	struct page *pages[ZRAM_MAX_BLOCK_PAGES];
 	struct zram_pp_slot *pps;
-	struct bio_vec bio_vec;
+	struct bio_vec bio_vec[ZRAM_MAX_BLOCK_PAGES];
 	struct bio bio;
 
 	struct list_head entry;
@@ -745,7 +818,9 @@ struct zram_wb_req {
 struct zram_rb_req {
 	struct work_struct work;
 	struct zram *zram;
-	struct page *page;
+	/* what a sync read fills, from blk_idx on */
+	struct page **pages;
+	unsigned int nr_pages;
 	/* The read bio for backing device */
 	struct bio *bio;
 	unsigned long blk_idx;
@@ -1049,9 +1124,19 @@ static void zram_release_bdev_block(struct zram *zram, unsigned long blk_idx)
 	atomic64_dec(&zram->stats.bd_count);
 }
 
+static void zram_release_bdev_blocks(struct zram *zram, unsigned long blk_idx,
+				     unsigned int nr)
+{
+	while (nr--)
+		zram_release_bdev_block(zram, blk_idx++);
+}
+
 static void release_wb_req(struct zram_wb_req *req)
 {
-	__free_page(req->page);
+	unsigned int i;
+
+	for (i = 0; i < ZRAM_MAX_BLOCK_PAGES && req->pages[i]; i++)
+		__free_page(req->pages[i]);
 	kfree(req);
 }
 
@@ -1105,8 +1190,8 @@ static struct zram_wb_ctl *init_wb_ctl(struct zram *zram)
 		if (!req)
 			break;
 
-		req->page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
-		if (!req->page) {
+		req->pages[0] = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		if (!req->pages[0]) {
 			kfree(req);
 			break;
 		}
@@ -1125,21 +1210,34 @@ release_wb_ctl:
 	return NULL;
 }
 
-static void zram_account_writeback_rollback(struct zram *zram)
+static void zram_account_writeback_rollback(struct zram *zram,
+					    unsigned int nr_pages)
 {
 	lockdep_assert_held_write(&zram->dev_lock);
 
 	if (zram->wb_limit_enable)
-		zram->bd_wb_limit +=  1UL << (PAGE_SHIFT - 12);
+		zram->bd_wb_limit += FOUR_K((u64)nr_pages);
 }
 
-static void zram_account_writeback_submit(struct zram *zram)
+static void zram_account_writeback_submit(struct zram *zram,
+					  unsigned int nr_pages)
 {
 	lockdep_assert_held_write(&zram->dev_lock);
 
-	if (zram->wb_limit_enable && zram->bd_wb_limit > 0)
-		zram->bd_wb_limit -=  1UL << (PAGE_SHIFT - 12);
+	if (zram->wb_limit_enable)
+		zram->bd_wb_limit -= min(zram->bd_wb_limit,
+					 FOUR_K((u64)nr_pages));
 }
+
+/* Whether writeback_limit lets @nr_pages more backing blocks be written */
+static bool zram_writeback_allowed(struct zram *zram, unsigned int nr_pages)
+{
+	return !zram->wb_limit_enable ||
+	       zram->bd_wb_limit >= FOUR_K((u64)nr_pages);
+}
+
+static int zram_writeback_block_complete(struct zram *zram,
+					 struct zram_wb_req *req);
 
 static int zram_writeback_complete(struct zram *zram, struct zram_wb_req *req)
 {
@@ -1152,12 +1250,15 @@ static int zram_writeback_complete(struct zram *zram, struct zram_wb_req *req)
 		 * Failed wb requests should not be accounted in wb_limit
 		 * (if enabled).
 		 */
-		zram_account_writeback_rollback(zram);
-		zram_release_bdev_block(zram, req->blk_idx);
+		zram_account_writeback_rollback(zram, req->nr_pages);
+		zram_release_bdev_blocks(zram, req->blk_idx, req->nr_pages);
 		return err;
 	}
 
-	atomic64_inc(&zram->stats.bd_writes);
+	atomic64_add(req->nr_pages, &zram->stats.bd_writes);
+	if (req->pps->nr > 1)
+		return zram_writeback_block_complete(zram, req);
+
 	slot_lock(zram, index);
 	/*
 	 * We release slot lock during writeback so slot can change under us:
@@ -1177,15 +1278,12 @@ static int zram_writeback_complete(struct zram *zram, struct zram_wb_req *req)
 	if (zram_in_block(zram, index)) {
 		/*
 		 * A block slot (ZRAM_PP_SLOT kept means it still is one) was
-		 * written decompressed: it leaves its block, whose object
-		 * goes with its last page. With compressed_wb, ZRAM_HUGE
-		 * tells decompress_bdev_page() to take it as it is; like
-		 * any written back huge page, ->huge_pages does not count it.
+		 * written decompressed, as writeback does without
+		 * compressed_wb: it leaves its block, whose object goes with
+		 * its last page.
 		 */
 		zram_block_put(zram, index);
 		set_slot_comp_priority(zram, index, 0);
-		if (zram->compressed_wb)
-			set_slot_flag(zram, index, ZRAM_HUGE);
 	} else {
 		atomic64_sub(get_slot_size(zram, index),
 			     &zram->stats.compr_data_size);
@@ -1214,15 +1312,24 @@ static void zram_writeback_endio(struct bio *bio)
 	rcu_read_unlock();
 }
 
+/* Write the request's @req->nr_pages pages to its backing blocks */
 static void zram_submit_wb_request(struct zram *zram,
 				   struct zram_wb_ctl *wb_ctl,
 				   struct zram_wb_req *req)
 {
+	unsigned int i;
+
+	bio_init(&req->bio, zram->bdev, req->bio_vec, req->nr_pages,
+		 REQ_OP_WRITE);
+	req->bio.bi_iter.bi_sector = req->blk_idx * (PAGE_SIZE >> 9);
+	req->bio.bi_end_io = zram_writeback_endio;
+	for (i = 0; i < req->nr_pages; i++)
+		__bio_add_page(&req->bio, req->pages[i], PAGE_SIZE, 0);
 	/*
 	 * wb_limit (if enabled) should be adjusted before submission,
 	 * so that we don't over-submit.
 	 */
-	zram_account_writeback_submit(zram);
+	zram_account_writeback_submit(zram, req->nr_pages);
 	atomic_inc(&wb_ctl->num_inflight);
 	req->bio.bi_private = wb_ctl;
 	submit_bio(&req->bio);
@@ -1272,6 +1379,170 @@ static struct zram_wb_req *zram_select_idle_req(struct zram_wb_ctl *wb_ctl)
 	return req;
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * Writeback of blocks
+ *
+ * With compressed_writeback, writeback takes a block as it is held: its
+ * compressed object goes to the backing device in one request, in as many
+ * contiguous backing blocks as its size takes (two for a 16 KiB block that
+ * compressed to 5 KiB, where its pages would take four). The block's live
+ * slots then carry ZRAM_WB besides ZRAM_MULTI, and its zram_block keeps
+ * the first backing block in ->handle, and ->size and ->gen as they were:
+ * the data did not change, so a stream buffer that holds the block
+ * decompressed may still serve it. A read of any of its pages reads the
+ * whole unit back, synchronously and under the block lock, and
+ * decompresses it (decompress_bdev_block()); the last slot to leave the
+ * block releases the backing blocks. bd_stat and writeback_limit count the
+ * backing blocks, as they count the pages written back page by page.
+ *
+ * Without compressed_writeback, the pages of a block are written back one
+ * by one, decompressed, as any page (see zram_writeback_complete()).
+ */
+
+/*
+ * Reserve @nr contiguous backing blocks, for the compressed unit of a block.
+ * Only writeback reserves, one at a time (under dev_lock), but slot frees
+ * release blocks meanwhile: the bits are set one by one, atomically.
+ */
+static unsigned long zram_reserve_bdev_blocks(struct zram *zram,
+					      unsigned int nr)
+{
+	unsigned long blk_idx;
+	unsigned int i;
+
+	blk_idx = bitmap_find_next_zero_area(zram->bitmap, zram->nr_pages, 0,
+					     nr, 0);
+	if (blk_idx + nr > zram->nr_pages)
+		return INVALID_BDEV_BLOCK;
+
+	for (i = 0; i < nr; i++)
+		set_bit(blk_idx + i, zram->bitmap);
+	atomic64_add(nr, &zram->stats.bd_count);
+	return blk_idx;
+}
+
+/*
+ * Copy the compressed object of block @blk into @pages, zero-filling the
+ * last one. Block should be locked.
+ */
+static void read_block_object_raw(struct zram *zram, struct zram_block *blk,
+				  struct page **pages)
+{
+	unsigned int i, off, len;
+	struct zcomp_strm *zstrm;
+	void *src;
+
+	/* a stream only for its local_copy, as read_from_zspool_raw() */
+	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
+	src = zs_obj_read_begin(zram->mem_pool, blk->handle, blk->size,
+				zstrm->local_copy);
+	for (i = 0; i < block_bdev_blocks(blk); i++) {
+		off = i * PAGE_SIZE;
+		len = min_t(unsigned int, blk->size - off, PAGE_SIZE);
+		memcpy_to_page(pages[i], 0, src + off, len);
+		memzero_page(pages[i], len, PAGE_SIZE - len);
+	}
+	zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
+	zcomp_stream_put(zstrm);
+}
+
+/*
+ * Write the block that @pps holds (placed whole by the scan) back as one
+ * compressed unit with @req. Returns 0 when submitted; -ENOSPC (no room
+ * for the unit) or -EIO (writeback_limit cannot take it) to end the
+ * writeback; another error to go on without this block.
+ */
+static int zram_writeback_block(struct zram *zram, struct zram_wb_ctl *wb_ctl,
+				struct zram_wb_req *req,
+				struct zram_pp_slot *pps)
+{
+	struct zram_block *blk = zram_block_of(zram, pps->index);
+	u32 first = pps->index;
+	unsigned int i, nr;
+	int ret;
+
+	/* pages for the largest unit, kept with the request once there */
+	for (i = 1; i < zram_block_pages(zram); i++) {
+		if (req->pages[i])
+			continue;
+		req->pages[i] = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		if (!req->pages[i])
+			return -ENOMEM;
+	}
+
+	slot_lock(zram, first);
+	/* as for a page: accessed or freed since the scan, it stays */
+	ret = -EAGAIN;
+	if (!block_still_placed(zram, first))
+		goto unlock;
+	nr = block_bdev_blocks(blk);
+	ret = -EIO;
+	if (!zram_writeback_allowed(zram, nr))
+		goto unlock;
+	ret = -ENOSPC;
+	req->blk_idx = zram_reserve_bdev_blocks(zram, nr);
+	if (req->blk_idx == INVALID_BDEV_BLOCK)
+		goto unlock;
+	read_block_object_raw(zram, blk, req->pages);
+	slot_unlock(zram, first);
+
+	/* From now on the block's pp-slot is owned by the req */
+	list_del_init(&pps->entry);
+	req->nr_pages = nr;
+	req->pps = pps;
+	zram_submit_wb_request(zram, wb_ctl, req);
+	return 0;
+
+unlock:
+	slot_unlock(zram, first);
+	return ret;
+}
+
+/* Completion of zram_writeback_block(): the block now lives on the bdev */
+static int zram_writeback_block_complete(struct zram *zram,
+					 struct zram_wb_req *req)
+{
+	u32 first = req->pps->index;
+	struct zram_block *blk = zram_block_of(zram, first);
+
+	slot_lock(zram, first);
+	/*
+	 * As for a page, a slot freed or written since the submission lost
+	 * ZRAM_PP_SLOT; when no live slot is left with it, the object written
+	 * is gone (its pages freed, or written again as a new block).
+	 */
+	if (!block_still_placed(zram, first)) {
+		zram_release_bdev_blocks(zram, req->blk_idx, req->nr_pages);
+		goto out;
+	}
+
+	zs_free(zram->mem_pool, blk->handle);
+	atomic64_sub(blk->size, &zram->stats.compr_data_size);
+	atomic64_dec(&zram->block_stats.blocks_stored);
+	blk->handle = req->blk_idx;
+	block_assign_flag(zram, first, ZRAM_IDLE, false);
+	block_assign_flag(zram, first, ZRAM_WB, true);
+	atomic64_inc(&zram->block_stats.written_back_blocks);
+out:
+	slot_unlock(zram, first);
+	return 0;
+}
+#else
+static int zram_writeback_block(struct zram *zram, struct zram_wb_ctl *wb_ctl,
+				struct zram_wb_req *req,
+				struct zram_pp_slot *pps)
+{
+	return -EINVAL;
+}
+
+static int zram_writeback_block_complete(struct zram *zram,
+					 struct zram_wb_req *req)
+{
+	return 0;
+}
+#endif
+
 static int zram_writeback_slots(struct zram *zram,
 				struct zram_pp_ctl *ctl,
 				struct zram_wb_ctl *wb_ctl)
@@ -1283,7 +1554,7 @@ static int zram_writeback_slots(struct zram *zram,
 	u32 index = 0;
 
 	while ((pps = select_pp_slot(ctl))) {
-		if (zram->wb_limit_enable && !zram->bd_wb_limit) {
+		if (!zram_writeback_allowed(zram, 1)) {
 			ret = -EIO;
 			break;
 		}
@@ -1309,6 +1580,22 @@ static int zram_writeback_slots(struct zram *zram,
 				ret = err;
 		}
 
+		if (pps->nr > 1) {
+			err = zram_writeback_block(zram, wb_ctl, req, pps);
+			if (!err) {
+				req = NULL;
+				cond_resched();
+				continue;
+			}
+			/* out of backing blocks or of writeback_limit */
+			if (err == -ENOSPC || err == -EIO) {
+				ret = err;
+				break;
+			}
+			release_pp_slot(zram, pps);
+			continue;
+		}
+
 		if (blk_idx == INVALID_BDEV_BLOCK) {
 			blk_idx = zram_reserve_bdev_block(zram);
 			if (blk_idx == INVALID_BDEV_BLOCK) {
@@ -1328,13 +1615,14 @@ static int zram_writeback_slots(struct zram *zram,
 		if (!test_slot_flag(zram, index, ZRAM_PP_SLOT))
 			goto next;
 		/*
-		 * A block slot has no object of its own to write raw: it is
-		 * written decompressed, see zram_writeback_complete().
+		 * A block slot comes here only without compressed_wb (with
+		 * it, blocks go whole: zram_writeback_block()), to be written
+		 * decompressed.
 		 */
-		if (zram->compressed_wb && !zram_in_block(zram, index))
-			err = read_from_zspool_raw(zram, req->page, index);
+		if (zram->compressed_wb)
+			err = read_from_zspool_raw(zram, req->pages[0], index);
 		else
-			err = read_from_zspool(zram, req->page, index);
+			err = read_from_zspool(zram, req->pages[0], index);
 		if (err)
 			goto next;
 		slot_unlock(zram, index);
@@ -1346,12 +1634,8 @@ static int zram_writeback_slots(struct zram *zram,
 		list_del_init(&pps->entry);
 
 		req->blk_idx = blk_idx;
+		req->nr_pages = 1;
 		req->pps = pps;
-		bio_init(&req->bio, zram->bdev, &req->bio_vec, 1, REQ_OP_WRITE);
-		req->bio.bi_iter.bi_sector = req->blk_idx * (PAGE_SIZE >> 9);
-		req->bio.bi_end_io = zram_writeback_endio;
-		__bio_add_page(&req->bio, req->page, PAGE_SIZE, 0);
-
 		zram_submit_wb_request(zram, wb_ctl, req);
 		blk_idx = INVALID_BDEV_BLOCK;
 		req = NULL;
@@ -1470,8 +1754,28 @@ static bool block_wants_writeback(struct zram *zram, u32 index, u32 mode)
 	}
 	return true;
 }
+
+/*
+ * Scan slot @index, a slot of a block, for writeback in @mode. With
+ * compressed_writeback the block is placed whole, once, from whichever of
+ * its slots the scan meets first (page_index may name any); without, the
+ * slot is placed as any page. Block should be locked. Returns false when
+ * out of memory.
+ */
+static bool scan_block_for_writeback(struct zram *zram, u32 index, u32 mode,
+				     struct zram_pp_ctl *ctl)
+{
+	if (!block_wants_writeback(zram, index, mode))
+		return true;
+	if (!zram->compressed_wb)
+		return place_pp_slot(zram, ctl, index);
+	if (test_slot_flag(zram, index, ZRAM_PP_SLOT))
+		return true;
+	return place_pp_block(zram, ctl, index);
+}
 #else
-static bool block_wants_writeback(struct zram *zram, u32 index, u32 mode)
+static bool scan_block_for_writeback(struct zram *zram, u32 index, u32 mode,
+				     struct zram_pp_ctl *ctl)
 {
 	return true;
 }
@@ -1503,9 +1807,10 @@ static void scan_slots_for_writeback(struct zram *zram, u32 mode,
 		if (mode & INCOMPRESSIBLE_WRITEBACK &&
 		    !test_slot_flag(zram, index, ZRAM_INCOMPRESSIBLE))
 			goto next;
-		if (zram_in_block(zram, index) &&
-		    !block_wants_writeback(zram, index, mode))
+		if (zram_in_block(zram, index)) {
+			ok = scan_block_for_writeback(zram, index, mode, ctl);
 			goto next;
+		}
 
 		ok = place_pp_slot(zram, ctl, index);
 next:
@@ -1630,8 +1935,12 @@ static int decompress_bdev_page(struct zram *zram, struct page *page, u32 index)
 	void *src;
 
 	slot_lock(zram, index);
-	/* Since slot was unlocked we need to make sure it's still ZRAM_WB */
-	if (!test_slot_flag(zram, index, ZRAM_WB)) {
+	/*
+	 * Since slot was unlocked we need to make sure it's still ZRAM_WB,
+	 * and a page of its own (a block's is not read here)
+	 */
+	if (!test_slot_flag(zram, index, ZRAM_WB) ||
+	    zram_in_block(zram, index)) {
 		slot_unlock(zram, index);
 		/* We read some stale data, zero it out */
 		memset_page(page, 0, 0, PAGE_SIZE);
@@ -1751,12 +2060,14 @@ static int read_from_bdev_async(struct zram *zram, struct page *page,
 static void zram_sync_read(struct work_struct *w)
 {
 	struct zram_rb_req *req = container_of(w, struct zram_rb_req, work);
-	struct bio_vec bv;
+	struct bio_vec bv[ZRAM_MAX_BLOCK_PAGES];
 	struct bio bio;
+	unsigned int i;
 
-	bio_init(&bio, req->zram->bdev, &bv, 1, REQ_OP_READ);
+	bio_init(&bio, req->zram->bdev, bv, req->nr_pages, REQ_OP_READ);
 	bio.bi_iter.bi_sector = req->blk_idx * (PAGE_SIZE >> 9);
-	__bio_add_page(&bio, req->page, PAGE_SIZE, 0);
+	for (i = 0; i < req->nr_pages; i++)
+		__bio_add_page(&bio, req->pages[i], PAGE_SIZE, 0);
 	req->error = submit_bio_wait(&bio);
 }
 
@@ -1765,12 +2076,13 @@ static void zram_sync_read(struct work_struct *w)
  * chained IO with parent IO in same context, it's a deadlock. To avoid that,
  * use a worker thread context.
  */
-static int read_from_bdev_sync(struct zram *zram, struct page *page, u32 index,
-			       unsigned long blk_idx)
+static int zram_read_bdev_blocks(struct zram *zram, struct page **pages,
+				 unsigned int nr_pages, unsigned long blk_idx)
 {
 	struct zram_rb_req req;
 
-	req.page = page;
+	req.pages = pages;
+	req.nr_pages = nr_pages;
 	req.zram = zram;
 	req.blk_idx = blk_idx;
 
@@ -1779,8 +2091,16 @@ static int read_from_bdev_sync(struct zram *zram, struct page *page, u32 index,
 	flush_work(&req.work);
 	destroy_work_on_stack(&req.work);
 
-	if (req.error || zram->compressed_wb == false)
-		return req.error;
+	return req.error;
+}
+
+static int read_from_bdev_sync(struct zram *zram, struct page *page, u32 index,
+			       unsigned long blk_idx)
+{
+	int ret = zram_read_bdev_blocks(zram, &page, 1, blk_idx);
+
+	if (ret || !zram->compressed_wb)
+		return ret;
 
 	return decompress_bdev_page(zram, page, index);
 }
@@ -1802,6 +2122,11 @@ static int read_from_bdev(struct zram *zram, struct page *page, u32 index,
 }
 
 static void zram_release_bdev_block(struct zram *zram, unsigned long blk_idx)
+{
+}
+
+static void zram_release_bdev_blocks(struct zram *zram, unsigned long blk_idx,
+				     unsigned int nr)
 {
 }
 #endif
@@ -2335,7 +2660,7 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 
 	guard(rwsem_read)(&zram->dev_lock);
 	return sysfs_emit(buf,
-			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			  (u64)atomic64_read(&bs->blocks_stored),
 			  (u64)atomic64_read(&bs->blocks_written),
 			  (u64)atomic64_read(&bs->block_reads),
@@ -2348,7 +2673,8 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			  (u64)atomic64_read(&bs->in_place_reads),
 			  (u64)atomic64_read(&bs->copied_reads),
 			  (u64)atomic64_read(&bs->deferred_frees),
-			  (u64)atomic64_read(&bs->recompressed_blocks));
+			  (u64)atomic64_read(&bs->recompressed_blocks),
+			  (u64)atomic64_read(&bs->written_back_blocks));
 }
 #endif
 
@@ -2423,15 +2749,22 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 static void zram_block_put(struct zram *zram, u32 index)
 {
 	struct zram_block *blk = zram_block_of(zram, index);
+	bool written_back = block_written_back(zram, index);
 
 	clear_slot_flag(zram, index, ZRAM_MULTI);
+	clear_slot_flag(zram, index, ZRAM_WB);
 	blk->live &= ~BIT(index & (zram_block_pages(zram) - 1));
 	if (blk->live)
 		return;
 
-	zs_free(zram->mem_pool, blk->handle);
-	atomic64_sub(blk->size, &zram->stats.compr_data_size);
-	atomic64_dec(&zram->block_stats.blocks_stored);
+	if (written_back) {
+		zram_release_bdev_blocks(zram, blk->handle,
+					 block_bdev_blocks(blk));
+	} else {
+		zs_free(zram->mem_pool, blk->handle);
+		atomic64_sub(blk->size, &zram->stats.compr_data_size);
+		atomic64_dec(&zram->block_stats.blocks_stored);
+	}
 	blk->handle = 0;
 	blk->size = 0;
 	blk->gen = 0;
@@ -2620,44 +2953,98 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
 	return ret;
 }
 
+#ifdef CONFIG_ZRAM_WRITEBACK
 /*
- * Decompress block @blk into the stream buffer and tag the buffer with the
- * block object's generation, unless the buffer holds it already (a page of
- * the same block read just before with this stream: swap readahead, small
- * folios faulted in one after another, a page cache read). Generations are
- * never reused, and any other use of the buffer clears its tag, so a tag
- * that matches means the buffer holds exactly this object's data.
+ * Decompress block @blk, which writeback put on the backing device as one
+ * compressed unit, into the buffer of a stream of @comp: read the unit
+ * back, gather it in the stream's local_copy and decompress it. *@zstrm
+ * is put over the read, so that no CPU's stream waits for I/O, and is the
+ * stream got again after it. Block should be locked.
+ */
+static int decompress_bdev_block(struct zram *zram, struct zram_block *blk,
+				 struct zcomp *comp, struct zcomp_strm **zstrm)
+{
+	unsigned int i, nr = block_bdev_blocks(blk);
+	struct page *unit[ZRAM_MAX_BLOCK_PAGES];
+	int ret = -ENOMEM;
+
+	zcomp_stream_put(*zstrm);
+	for (i = 0; i < nr; i++) {
+		unit[i] = alloc_page(GFP_NOIO);
+		if (!unit[i])
+			break;
+	}
+	if (i == nr) {
+		atomic64_add(nr, &zram->stats.bd_reads);
+		ret = zram_read_bdev_blocks(zram, unit, nr, blk->handle);
+	}
+	*zstrm = zcomp_stream_get(comp);
+	if (!ret) {
+		for (i = 0; i < nr; i++)
+			memcpy_from_page((*zstrm)->local_copy + i * PAGE_SIZE,
+					 unit[i], 0,
+					 min_t(unsigned int, PAGE_SIZE,
+					       blk->size - i * PAGE_SIZE));
+		ret = zcomp_decompress(comp, *zstrm, (*zstrm)->local_copy,
+				       blk->size, (*zstrm)->buffer,
+				       zram_block_size(zram));
+	}
+	while (i--)
+		__free_page(unit[i]);
+	return ret;
+}
+#else
+static int decompress_bdev_block(struct zram *zram, struct zram_block *blk,
+				 struct zcomp *comp, struct zcomp_strm **zstrm)
+{
+	return -EIO;
+}
+#endif
+
+/*
+ * Decompress the block of slot @index (a slot in the block) into the buffer
+ * of *@zstrm, a stream of @comp, and tag the buffer with the block object's
+ * generation, unless the buffer holds it already (a page of the same block
+ * read just before with this stream: swap readahead, small folios faulted
+ * in one after another, a page cache read). Generations are never reused,
+ * and any other use of the buffer clears its tag, so a tag that matches
+ * means the buffer holds exactly this object's data. A block written back
+ * is read back first, with *@zstrm changed (see decompress_bdev_block()).
  * Returns 1 when it was there, 0 when decompressed, or an error.
  * Block should be locked.
  */
-static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
-				struct zcomp *comp, struct zcomp_strm *zstrm)
+static int zram_block_to_buffer(struct zram *zram, u32 index,
+				struct zcomp *comp, struct zcomp_strm **zstrm)
 {
+	struct zram_block *blk = zram_block_of(zram, index);
 	int ret;
 
-	if (blk->gen && zstrm->buffer_tag == blk->gen)
+	if (blk->gen && (*zstrm)->buffer_tag == blk->gen)
 		return 1;
-	ret = zram_decompress_block(zram, blk, comp, zstrm, zstrm->buffer);
+	if (block_written_back(zram, index))
+		ret = decompress_bdev_block(zram, blk, comp, zstrm);
+	else
+		ret = zram_decompress_block(zram, blk, comp, *zstrm,
+					    (*zstrm)->buffer);
 	if (!ret)
-		zstrm->buffer_tag = blk->gen;
+		(*zstrm)->buffer_tag = blk->gen;
 	return ret;
 }
 
 /*
  * A partial read of a stored block: decompress the block into the stream
- * buffer, if not there yet, and copy slot @index's page out into @page.
- * Slot (block) should be locked.
+ * buffer, if not there yet (reading it back first if written back), and
+ * copy slot @index's page out into @page. Slot (block) should be locked.
  */
 static int read_block_page(struct zram *zram, struct page *page, u32 index)
 {
-	struct zram_block *blk = zram_block_of(zram, index);
 	struct zcomp *comp = zram_block_comp(zram, index);
 	struct zcomp_strm *zstrm;
 	int ret;
 
 	atomic64_inc(&zram->block_stats.partial_reads);
 	zstrm = zcomp_stream_get(comp);
-	ret = zram_block_to_buffer(zram, blk, comp, zstrm);
+	ret = zram_block_to_buffer(zram, index, comp, &zstrm);
 	if (ret > 0) {
 		atomic64_inc(&zram->block_stats.buffered_reads);
 		ret = 0;
@@ -2701,8 +3088,12 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	int ret;
 
 	slot_lock(zram, index);
-	if (!test_slot_flag(zram, index, ZRAM_WB)) {
-		/* Slot should be locked through out the function call */
+	if (!test_slot_flag(zram, index, ZRAM_WB) ||
+	    zram_in_block(zram, index)) {
+		/*
+		 * Slot should be locked through out the function call (a block
+		 * written back is read back under it, see read_block_page())
+		 */
 		ret = read_from_zspool(zram, page, index);
 		slot_unlock(zram, index);
 	} else {
@@ -3138,7 +3529,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 
 	comp = zram_block_comp(zram, index);
 	zstrm = zcomp_stream_get(comp);
-	if (page) {
+	if (page && !block_written_back(zram, index)) {
 		ret = zram_decompress_block(zram, blk, comp, zstrm,
 					    page_address(page));
 		if (!ret) {
@@ -3146,7 +3537,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 				flush_dcache_page(page + i);
 		}
 	} else {
-		ret = zram_block_to_buffer(zram, blk, comp, zstrm);
+		ret = zram_block_to_buffer(zram, index, comp, &zstrm);
 		if (ret >= 0) {
 			zram_copy_block_to_bio(zstrm->buffer, nr * PAGE_SIZE,
 					       bio, iter);
@@ -3243,12 +3634,6 @@ static bool highest_priority_algorithm(struct zram *zram, u32 prio)
  * compress are stored as pages), so type=huge selects no block.
  */
 
-/* The live slots of the block at @first, as a bitmap */
-static unsigned long block_live(struct zram *zram, u32 first)
-{
-	return zram_block_of(zram, first)->live;
-}
-
 /* Set comp priority @prio on every live slot of block @first */
 static void block_set_comp_priority(struct zram *zram, u32 first, u32 prio)
 {
@@ -3257,28 +3642,6 @@ static void block_set_comp_priority(struct zram *zram, u32 first, u32 prio)
 
 	for_each_set_bit(i, &live, zram_block_pages(zram))
 		set_slot_comp_priority(zram, first + i, prio);
-}
-
-/* Set @flag on every live slot of block @first */
-static void block_set_flag(struct zram *zram, u32 first,
-			   enum zram_pageflags flag)
-{
-	unsigned long live = block_live(zram, first);
-	unsigned int i;
-
-	for_each_set_bit(i, &live, zram_block_pages(zram))
-		set_slot_flag(zram, first + i, flag);
-}
-
-/* Clear @flag on every live slot of block @first */
-static void block_clear_flag(struct zram *zram, u32 first,
-			     enum zram_pageflags flag)
-{
-	unsigned long live = block_live(zram, first);
-	unsigned int i;
-
-	for_each_set_bit(i, &live, zram_block_pages(zram))
-		clear_slot_flag(zram, first + i, flag);
 }
 
 /*
@@ -3292,7 +3655,7 @@ static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode,
 	unsigned long live = block_live(zram, first);
 	unsigned int i;
 
-	if (mode & RECOMPRESS_HUGE)
+	if (mode & RECOMPRESS_HUGE || block_written_back(zram, index))
 		return false;
 	/* Already compressed with same or higher priority */
 	if (get_slot_comp_priority(zram, index) >= prio)
@@ -3304,23 +3667,6 @@ static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode,
 		    !test_slot_flag(zram, first + i, ZRAM_IDLE))
 			return false;
 	}
-	return true;
-}
-
-/*
- * Put the block of slot @index in the bucket of its size per page, and
- * mark its live slots. Block should be locked.
- */
-static bool place_pp_block(struct zram *zram, struct zram_pp_ctl *ctl,
-			   u32 index)
-{
-	u32 first = zram_lock_index(zram, index);
-
-	if (!queue_pp_slots(ctl, first, zram_block_pages(zram),
-			    pp_slot_size(zram, index)))
-		return false;
-
-	block_set_flag(zram, first, ZRAM_PP_SLOT);
 	return true;
 }
 
@@ -3341,21 +3687,6 @@ static bool scan_block_for_recompress(struct zram *zram, u32 index, u32 mode,
 	    !block_wants_recompress(zram, index, mode, prio))
 		return true;
 	return place_pp_block(zram, ctl, index);
-}
-
-/* Whether every live slot of the block at @first is still as scanned */
-static bool block_still_placed(struct zram *zram, u32 first)
-{
-	unsigned long live = block_live(zram, first);
-	unsigned int i;
-
-	if (!live)
-		return false;
-	for_each_set_bit(i, &live, zram_block_pages(zram)) {
-		if (!test_slot_flag(zram, first + i, ZRAM_PP_SLOT))
-			return false;
-	}
-	return true;
 }
 
 /*
@@ -3392,7 +3723,7 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 		return ret;
 
 	/* As for a page: the block is no longer idle, whatever comes */
-	block_clear_flag(zram, first, ZRAM_IDLE);
+	block_assign_flag(zram, first, ZRAM_IDLE, false);
 
 	comp = zram->comps[prio];
 	zstrm = zcomp_stream_get(comp);
@@ -3410,7 +3741,8 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 	    (threshold && comp_len >= (u64)threshold * nr)) {
 		zcomp_stream_put(zstrm);
 		if (highest_priority_algorithm(zram, prio))
-			block_set_flag(zram, first, ZRAM_INCOMPRESSIBLE);
+			block_assign_flag(zram, first, ZRAM_INCOMPRESSIBLE,
+					  true);
 		return 0;
 	}
 

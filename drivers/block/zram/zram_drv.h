@@ -97,7 +97,8 @@ enum zram_pageflags {
  * only changed with atomic bit operations (see zram_slot_free_notify()).
  */
 struct zram_block {
-	unsigned long handle;	/* zsmalloc object of the whole block */
+	/* zsmalloc object of the whole block, or its first backing block */
+	unsigned long handle;
 	unsigned int size;	/* its compressed size */
 	unsigned int live;	/* bit i: slot i still holds its page */
 	unsigned long pending;	/* bit i: slot i was freed by swap, to do */
@@ -118,6 +119,7 @@ struct zram_block_stats {
 	atomic64_t copied_reads;	/* ... copied out of their zspage first */
 	atomic64_t deferred_frees;	/* slot frees left to the lock holder */
 	atomic64_t recompressed_blocks;	/* blocks recompressed smaller */
+	atomic64_t written_back_blocks;	/* blocks written back compressed */
 };
 #endif
 
