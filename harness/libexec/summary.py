@@ -149,17 +149,17 @@ def latency(results):
 
 def headline(results):
     """The README table of the runs headline.list names."""
-    rows = ["| run | swap-out | swap-in | compr_data_size "
+    rows = ["| base | run | swap-out | swap-in | compr_data_size "
             "| compr/ref | mem_used_total | used/compr base, patched "
             "| commit | command |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|---|"]
     runs = headline_runs(results)
     for d in runs:
         b, p = d["summary"]["baseline"], d["summary"]["patched"]
         ref = d["reference"]["stored_zram_%dk" % d.get("stored_block_kb", 16 if d["mthp"] else 4)]
-        rows.append("| %s | %.3f | %.3f | %.3f | %+.3f%% | %.3f "
+        rows.append("| %s | %s | %.3f | %.3f | %.3f | %+.3f%% | %.3f "
                     "| %.1f%%, %.1f%% | %s | `%s` |" % (
-            run_name(d),
+            base_of(d), run_name(d),
             p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
             p["compr_data_size"] / b["compr_data_size"],
             100.0 * (p["compr_data_size"] - ref) / ref,

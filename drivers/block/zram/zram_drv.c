@@ -110,8 +110,8 @@ static inline bool zram_multi_pages(struct zram *zram)
  * path that locks a slot also excludes the rest of its block. The lock is
  * not recursive: never lock a slot while holding the lock of another.
  *
- * Freeing a slot (overwrite, discard, swap slot free, writeback) only
- * drops its live bit; the object goes with the last bit. A page read of a
+ * Freeing a slot (overwrite, discard, swap slot free, writeback of its page
+ * alone) only drops its live bit; the object goes with the last bit. A page read of a
  * block slot decompresses the block into the stream buffer, tagged with the
  * object's generation so that the next page of the same block read with
  * that stream is copied from the buffer without decompressing again, and
@@ -534,19 +534,26 @@ static unsigned long block_live(struct zram *zram, u32 first)
 	return zram_block_of(zram, first)->live;
 }
 
-/* Set @flag on every live slot of block @first, or clear it (!@set) */
-static void block_assign_flag(struct zram *zram, u32 first,
-			      enum zram_pageflags flag, bool set)
+/* Set @flag on every live slot of block @first */
+static void block_set_flag(struct zram *zram, u32 first,
+			   enum zram_pageflags flag)
 {
 	unsigned long live = block_live(zram, first);
 	unsigned int i;
 
-	for_each_set_bit(i, &live, zram_block_pages(zram)) {
-		if (set)
-			set_slot_flag(zram, first + i, flag);
-		else
-			clear_slot_flag(zram, first + i, flag);
-	}
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		set_slot_flag(zram, first + i, flag);
+}
+
+/* Clear @flag on every live slot of block @first */
+static void block_clear_flag(struct zram *zram, u32 first,
+			     enum zram_pageflags flag)
+{
+	unsigned long live = block_live(zram, first);
+	unsigned int i;
+
+	for_each_set_bit(i, &live, zram_block_pages(zram))
+		clear_slot_flag(zram, first + i, flag);
 }
 
 /*
@@ -562,7 +569,7 @@ static bool place_pp_block(struct zram *zram, struct zram_pp_ctl *ctl,
 			    pp_slot_size(zram, index)))
 		return false;
 
-	block_assign_flag(zram, first, ZRAM_PP_SLOT, true);
+	block_set_flag(zram, first, ZRAM_PP_SLOT);
 	return true;
 }
 
@@ -1391,10 +1398,13 @@ static struct zram_wb_req *zram_select_idle_req(struct zram_wb_ctl *wb_ctl)
  * the first backing block in ->handle, and ->size and ->gen as they were:
  * the data did not change, so a stream buffer that holds the block
  * decompressed may still serve it. A read of any of its pages reads the
- * whole unit back, synchronously and under the block lock, and
+ * whole unit back, synchronously (with the block unlocked meanwhile), and
  * decompresses it (decompress_bdev_block()); the last slot to leave the
  * block releases the backing blocks. bd_stat and writeback_limit count the
- * backing blocks, as they count the pages written back page by page.
+ * backing blocks, as they count the pages written back page by page; a
+ * block that the limit left cannot take whole, or that finds no run of
+ * free backing blocks as long as it needs, stays in memory, and writeback
+ * goes on with the others.
  *
  * Without compressed_writeback, the pages of a block are written back one
  * by one, decompressed, as any page (see zram_writeback_complete()).
@@ -1449,9 +1459,11 @@ static void read_block_object_raw(struct zram *zram, struct zram_block *blk,
 
 /*
  * Write the block that @pps holds (placed whole by the scan) back as one
- * compressed unit with @req. Returns 0 when submitted; -ENOSPC (no room
- * for the unit) or -EIO (writeback_limit cannot take it) to end the
- * writeback; another error to go on without this block.
+ * compressed unit with @req. Returns 0 when submitted, else leaves the
+ * block in memory: -EAGAIN when it was accessed or freed since the scan,
+ * -EIO when writeback_limit cannot take all of it, -ENOSPC when no run of
+ * free backing blocks is as long as it needs, -ENOMEM without pages for
+ * the request.
  */
 static int zram_writeback_block(struct zram *zram, struct zram_wb_ctl *wb_ctl,
 				struct zram_wb_req *req,
@@ -1462,15 +1474,6 @@ static int zram_writeback_block(struct zram *zram, struct zram_wb_ctl *wb_ctl,
 	unsigned int i, nr;
 	int ret;
 
-	/* pages for the largest unit, kept with the request once there */
-	for (i = 1; i < zram_block_pages(zram); i++) {
-		if (req->pages[i])
-			continue;
-		req->pages[i] = alloc_page(GFP_KERNEL | __GFP_NOWARN);
-		if (!req->pages[i])
-			return -ENOMEM;
-	}
-
 	slot_lock(zram, first);
 	/* as for a page: accessed or freed since the scan, it stays */
 	ret = -EAGAIN;
@@ -1480,6 +1483,17 @@ static int zram_writeback_block(struct zram *zram, struct zram_wb_ctl *wb_ctl,
 	ret = -EIO;
 	if (!zram_writeback_allowed(zram, nr))
 		goto unlock;
+	/*
+	 * Pages for the unit, kept with the request for the next one; no I/O
+	 * for them under the block lock
+	 */
+	ret = -ENOMEM;
+	for (i = 1; i < nr; i++) {
+		if (!req->pages[i])
+			req->pages[i] = alloc_page(GFP_NOIO | __GFP_NOWARN);
+		if (!req->pages[i])
+			goto unlock;
+	}
 	ret = -ENOSPC;
 	req->blk_idx = zram_reserve_bdev_blocks(zram, nr);
 	if (req->blk_idx == INVALID_BDEV_BLOCK)
@@ -1508,9 +1522,10 @@ static int zram_writeback_block_complete(struct zram *zram,
 
 	slot_lock(zram, first);
 	/*
-	 * As for a page, a slot freed or written since the submission lost
-	 * ZRAM_PP_SLOT; when no live slot is left with it, the object written
-	 * is gone (its pages freed, or written again as a new block).
+	 * As for a page, a slot accessed, freed or written since the
+	 * submission lost ZRAM_PP_SLOT: the block then stays in memory (or
+	 * is gone, all its pages freed or written again) and the unit
+	 * written is released.
 	 */
 	if (!block_still_placed(zram, first)) {
 		zram_release_bdev_blocks(zram, req->blk_idx, req->nr_pages);
@@ -1521,8 +1536,8 @@ static int zram_writeback_block_complete(struct zram *zram,
 	atomic64_sub(blk->size, &zram->stats.compr_data_size);
 	atomic64_dec(&zram->block_stats.blocks_stored);
 	blk->handle = req->blk_idx;
-	block_assign_flag(zram, first, ZRAM_IDLE, false);
-	block_assign_flag(zram, first, ZRAM_WB, true);
+	block_clear_flag(zram, first, ZRAM_IDLE);
+	block_set_flag(zram, first, ZRAM_WB);
 	atomic64_inc(&zram->block_stats.written_back_blocks);
 out:
 	slot_unlock(zram, first);
@@ -1587,11 +1602,13 @@ static int zram_writeback_slots(struct zram *zram,
 				cond_resched();
 				continue;
 			}
-			/* out of backing blocks or of writeback_limit */
-			if (err == -ENOSPC || err == -EIO) {
+			/*
+			 * A block left in memory for want of room (backing
+			 * blocks, writeback_limit) or pages: smaller blocks
+			 * and pages may still go, the error is returned.
+			 */
+			if (err != -EAGAIN)
 				ret = err;
-				break;
-			}
 			release_pp_slot(zram, pps);
 			continue;
 		}
@@ -2125,8 +2142,9 @@ static void zram_release_bdev_block(struct zram *zram, unsigned long blk_idx)
 {
 }
 
-static void zram_release_bdev_blocks(struct zram *zram, unsigned long blk_idx,
-				     unsigned int nr)
+static inline void zram_release_bdev_blocks(struct zram *zram,
+					    unsigned long blk_idx,
+					    unsigned int nr)
 {
 }
 #endif
@@ -2955,38 +2973,50 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
 
 #ifdef CONFIG_ZRAM_WRITEBACK
 /*
- * Decompress block @blk, which writeback put on the backing device as one
- * compressed unit, into the buffer of a stream of @comp: read the unit
- * back, gather it in the stream's local_copy and decompress it. *@zstrm
- * is put over the read, so that no CPU's stream waits for I/O, and is the
- * stream got again after it. Block should be locked.
+ * Decompress the block of slot @index (a slot in the block), which
+ * writeback put on the backing device as one compressed unit, into the
+ * buffer of a stream of @comp: read the unit back, gather it in the
+ * stream's local_copy and decompress it. The unit is read with neither the
+ * block lock nor *@zstrm held (it is put here and *@zstrm is the stream
+ * got again after): the reclaim that the read may wait for can swap out
+ * into a freed slot of this very block, and no CPU's stream should wait
+ * for I/O. Returns -EAGAIN when the block changed meanwhile (read it
+ * again): a generation is never reused, and the backing blocks are only
+ * released with the block, so an unchanged generation means the unit read
+ * is the block's. Block should be locked, and is locked again on return.
  */
-static int decompress_bdev_block(struct zram *zram, struct zram_block *blk,
+static int decompress_bdev_block(struct zram *zram, u32 index,
 				 struct zcomp *comp, struct zcomp_strm **zstrm)
 {
-	unsigned int i, nr = block_bdev_blocks(blk);
+	struct zram_block *blk = zram_block_of(zram, index);
+	unsigned int i, nr = block_bdev_blocks(blk), size = blk->size;
+	unsigned long blk_idx = blk->handle;
 	struct page *unit[ZRAM_MAX_BLOCK_PAGES];
+	u64 gen = blk->gen;
 	int ret = -ENOMEM;
 
 	zcomp_stream_put(*zstrm);
+	slot_unlock(zram, index);
 	for (i = 0; i < nr; i++) {
-		unit[i] = alloc_page(GFP_NOIO);
+		unit[i] = alloc_page(GFP_NOIO | __GFP_NOWARN);
 		if (!unit[i])
 			break;
 	}
 	if (i == nr) {
 		atomic64_add(nr, &zram->stats.bd_reads);
-		ret = zram_read_bdev_blocks(zram, unit, nr, blk->handle);
+		ret = zram_read_bdev_blocks(zram, unit, nr, blk_idx);
 	}
+	slot_lock(zram, index);
 	*zstrm = zcomp_stream_get(comp);
+	if (!ret && (blk->gen != gen || !block_written_back(zram, index)))
+		ret = -EAGAIN;
 	if (!ret) {
 		for (i = 0; i < nr; i++)
 			memcpy_from_page((*zstrm)->local_copy + i * PAGE_SIZE,
-					 unit[i], 0,
-					 min_t(unsigned int, PAGE_SIZE,
-					       blk->size - i * PAGE_SIZE));
+					 unit[i], 0, min_t(unsigned int, PAGE_SIZE,
+							   size - i * PAGE_SIZE));
 		ret = zcomp_decompress(comp, *zstrm, (*zstrm)->local_copy,
-				       blk->size, (*zstrm)->buffer,
+				       size, (*zstrm)->buffer,
 				       zram_block_size(zram));
 	}
 	while (i--)
@@ -2994,7 +3024,7 @@ static int decompress_bdev_block(struct zram *zram, struct zram_block *blk,
 	return ret;
 }
 #else
-static int decompress_bdev_block(struct zram *zram, struct zram_block *blk,
+static int decompress_bdev_block(struct zram *zram, u32 index,
 				 struct zcomp *comp, struct zcomp_strm **zstrm)
 {
 	return -EIO;
@@ -3009,8 +3039,9 @@ static int decompress_bdev_block(struct zram *zram, struct zram_block *blk,
  * in one after another, a page cache read). Generations are never reused,
  * and any other use of the buffer clears its tag, so a tag that matches
  * means the buffer holds exactly this object's data. A block written back
- * is read back first, with *@zstrm changed (see decompress_bdev_block()).
- * Returns 1 when it was there, 0 when decompressed, or an error.
+ * is read back first, with the block unlocked and *@zstrm changed meanwhile
+ * (see decompress_bdev_block()). Returns 1 when it was there, 0 when
+ * decompressed, or an error (-EAGAIN: the block changed while unlocked).
  * Block should be locked.
  */
 static int zram_block_to_buffer(struct zram *zram, u32 index,
@@ -3022,7 +3053,7 @@ static int zram_block_to_buffer(struct zram *zram, u32 index,
 	if (blk->gen && (*zstrm)->buffer_tag == blk->gen)
 		return 1;
 	if (block_written_back(zram, index))
-		ret = decompress_bdev_block(zram, blk, comp, zstrm);
+		ret = decompress_bdev_block(zram, index, comp, zstrm);
 	else
 		ret = zram_decompress_block(zram, blk, comp, *zstrm,
 					    (*zstrm)->buffer);
@@ -3033,8 +3064,9 @@ static int zram_block_to_buffer(struct zram *zram, u32 index,
 
 /*
  * A partial read of a stored block: decompress the block into the stream
- * buffer, if not there yet (reading it back first if written back), and
- * copy slot @index's page out into @page. Slot (block) should be locked.
+ * buffer, if not there yet (reading it back first if written back, which
+ * may give -EAGAIN), and copy slot @index's page out into @page. Slot
+ * (block) should be locked.
  */
 static int read_block_page(struct zram *zram, struct page *page, u32 index)
 {
@@ -3087,15 +3119,19 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 {
 	int ret;
 
+again:
 	slot_lock(zram, index);
 	if (!test_slot_flag(zram, index, ZRAM_WB) ||
 	    zram_in_block(zram, index)) {
 		/*
-		 * Slot should be locked through out the function call (a block
-		 * written back is read back under it, see read_block_page())
+		 * Slot should be locked through out the function call (but
+		 * over the read back of a block written back: a block that
+		 * changed meanwhile is read again)
 		 */
 		ret = read_from_zspool(zram, page, index);
 		slot_unlock(zram, index);
+		if (ret == -EAGAIN)
+			goto again;
 	} else {
 		unsigned long blk_idx = get_slot_handle(zram, index);
 
@@ -3107,8 +3143,11 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		ret = read_from_bdev(zram, page, index, blk_idx, parent);
 	}
 
-	/* Should NEVER happen. Return bio error if it does. */
-	if (WARN_ON(ret < 0))
+	/*
+	 * Should NEVER happen (but for want of memory to read a block back
+	 * into). Return bio error if it does.
+	 */
+	if (WARN_ON(ret < 0 && ret != -ENOMEM))
 		pr_err("Decompression failed! err=%d, page=%u\n", ret, index);
 
 	return ret;
@@ -3538,6 +3577,9 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		}
 	} else {
 		ret = zram_block_to_buffer(zram, index, comp, &zstrm);
+		/* unlocked over a read back, the block must still be whole */
+		if (ret >= 0 && blk->live != BIT(nr) - 1)
+			ret = -EAGAIN;
 		if (ret >= 0) {
 			zram_copy_block_to_bio(zstrm->buffer, nr * PAGE_SIZE,
 					       bio, iter);
@@ -3545,6 +3587,8 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		}
 	}
 	zcomp_stream_put(zstrm);
+	if (ret == -EAGAIN || ret == -ENOMEM)
+		goto out;
 	/* as for a page: should never happen */
 	if (WARN_ON(ret < 0)) {
 		pr_err("Decompression failed! err=%d, block at page=%u\n",
@@ -3723,7 +3767,7 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 		return ret;
 
 	/* As for a page: the block is no longer idle, whatever comes */
-	block_assign_flag(zram, first, ZRAM_IDLE, false);
+	block_clear_flag(zram, first, ZRAM_IDLE);
 
 	comp = zram->comps[prio];
 	zstrm = zcomp_stream_get(comp);
@@ -3741,8 +3785,7 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 	    (threshold && comp_len >= (u64)threshold * nr)) {
 		zcomp_stream_put(zstrm);
 		if (highest_priority_algorithm(zram, prio))
-			block_assign_flag(zram, first, ZRAM_INCOMPRESSIBLE,
-					  true);
+			block_set_flag(zram, first, ZRAM_INCOMPRESSIBLE);
 		return 0;
 	}
 
