@@ -660,12 +660,13 @@ finish:
  * @sis: the swap device
  *
  * A SWP_SYNCHRONOUS_IO block device may store an aligned run of pages as
- * one unit, such as zram compressing multi-page blocks, and say so with
- * block_device_operations.swap_block_order. Reading such a block costs
- * about as much as reading one of its pages, so a swap-in that cannot have
- * a large folio for it had better read the whole block into small folios
- * at once (swap_read_folios_block()). Only a swap partition qualifies: the
- * extents of a swap file need not be contiguous or aligned on its device.
+ * one unit, such as zram compressing multi-page blocks, and say so with its
+ * optimal I/O size (a power of two above PAGE_SIZE; no structure of the
+ * kernel's ABI changes for it). Reading such a block costs about as much
+ * as reading one of its pages, so a swap-in that cannot have a large folio
+ * for it had better read the whole block into small folios at once
+ * (swap_read_folios_block()). Only a swap partition qualifies: the extents
+ * of a swap file need not be contiguous or aligned on its device.
  *
  * Return: the block order, or 0 if the device has no multi-page blocks.
  */
@@ -673,14 +674,14 @@ int swap_block_order(struct swap_info_struct *sis)
 {
 	/* Racy like in __swap_writepage(): these flags do not change */
 	unsigned long flags = data_race(sis->flags);
-	const struct block_device_operations *fops;
+	unsigned int io_opt;
 
 	if (!(flags & SWP_BLKDEV) || !(flags & SWP_SYNCHRONOUS_IO))
 		return 0;
-	fops = sis->bdev->bd_disk->fops;
-	if (!fops->swap_block_order)
+	io_opt = bdev_io_opt(sis->bdev);
+	if (io_opt <= PAGE_SIZE || !is_power_of_2(io_opt))
 		return 0;
-	return min_t(unsigned int, fops->swap_block_order(sis->bdev),
+	return min_t(unsigned int, ilog2(io_opt) - PAGE_SHIFT,
 		     SWAP_BLOCK_MAX_ORDER);
 }
 

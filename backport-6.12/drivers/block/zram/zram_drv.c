@@ -2756,16 +2756,22 @@ static void zram_slot_free_notify(struct block_device *bdev,
 }
 
 /*
- * Swap-in reads a whole block into small folios when it cannot have a large
- * one (swap_block_order()), rather than decompressing it once per page.
- * multi_pages cannot change while the device is initialized, let alone
- * open for swap.
+ * A device that stores blocks gives the block size as its optimal I/O size:
+ * swap-in then reads a whole block into small folios when it cannot have a
+ * large one (swap_block_order()), rather than decompressing it once per
+ * page. Set when the device is initialized and reset, with no I/O in
+ * flight: multi_pages cannot change in between.
  */
-static unsigned int zram_swap_block_order(struct block_device *bdev)
+static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
 {
-	struct zram *zram = bdev->bd_disk->private_data;
+	struct queue_limits lim;
 
-	return zram_multi_pages(zram) ? ZRAM_BLOCK_ORDER : 0;
+	if (queue_io_opt(zram->disk->queue) == io_opt)
+		return;
+	lim = queue_limits_start_update(zram->disk->queue);
+	lim.io_opt = io_opt;
+	if (queue_limits_commit_update(zram->disk->queue, &lim))
+		pr_warn("Cannot set the optimal I/O size to %u\n", io_opt);
 }
 
 static void zram_comp_params_reset(struct zram *zram)
@@ -2821,6 +2827,7 @@ static void zram_reset_device(struct zram *zram)
 #endif
 	atomic_set(&zram->pp_in_progress, 0);
 	reset_bdev(zram);
+	zram_set_io_opt(zram, PAGE_SIZE);
 }
 
 static ssize_t disksize_store(struct device *dev,
@@ -2872,6 +2879,8 @@ static ssize_t disksize_store(struct device *dev,
 		zram->num_active_comps++;
 	}
 	zram->disksize = disksize;
+	if (zram_multi_pages(zram))
+		zram_set_io_opt(zram, ZRAM_BLOCK_SIZE);
 	set_capacity_and_notify(zram->disk, zram->disksize >> SECTOR_SHIFT);
 	up_write(&zram->init_lock);
 
@@ -2941,7 +2950,6 @@ static const struct block_device_operations zram_devops = {
 	.open = zram_open,
 	.submit_bio = zram_submit_bio,
 	.swap_slot_free_notify = zram_slot_free_notify,
-	.swap_block_order = zram_swap_block_order,
 	.owner = THIS_MODULE
 };
 
