@@ -14,6 +14,7 @@ failure.
 
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
@@ -74,8 +75,11 @@ def main():
         for d in details:
             print("    " + d)
 
+    took = dict(re.findall(r"^\s+# (\S+) took (\d+) s$", text, re.M))
     for name, ok, line in results:
         verdict(ok, name)
+        if name in took:
+            print("# %s took %s s" % (name, took[name]))
         if not ok:
             print_test_output(text, name)
     # a run's own failures, counted only when they happen
