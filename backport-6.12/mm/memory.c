@@ -4310,7 +4310,7 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 	struct folio *folios[1 << SWAP_BLOCK_MAX_ORDER] = { NULL };
 	struct vm_area_struct *vma = vmf->vma;
 	pte_t swp_pte = vmf->orig_pte;
-	int nr = 1 << order, idx, i;
+	int nr = 1 << order, idx, i, mapped;
 	unsigned long addr;
 	swp_entry_t entry;
 	pte_t *ptep;
@@ -4342,8 +4342,16 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 		folios[i]->swap = e;
 	}
 	swap_read_folios_block(folios, nr);
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		/*
+		 * A failed read of the block fails every folio in it: read
+		 * each again alone, so that no page loses good data to an
+		 * error of its neighbour's.
+		 */
+		if (!folio_test_uptodate(folios[i]))
+			swap_read_folio(folios[i], NULL);
 		folios[i]->private = NULL;
+	}
 
 	*ret = VM_FAULT_MAJOR;
 	count_vm_event(PGMAJFAULT);
@@ -4359,27 +4367,38 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 	if (!pte_same(ptep_get(ptep), pte_move_swp_offset(swp_pte, -idx)) ||
 	    swap_pte_batch(ptep, nr, ptep_get(ptep)) != nr)
 		goto out_nomap;
-	for (i = 0; i < nr; i++) {
-		if (unlikely(!folio_test_uptodate(folios[i]))) {
-			*ret = VM_FAULT_SIGBUS;
-			goto out_nomap;
-		}
+	/* The faulting page's own read failed: its error, as for a page */
+	if (unlikely(!folio_test_uptodate(folio))) {
+		*ret = VM_FAULT_SIGBUS;
+		goto out_nomap;
 	}
 
-	/* Restore arch metadata indexed by swap entry before freeing it */
-	for (i = 0; i < nr; i++)
-		arch_swap_restore(swp_entry(swp_type(entry),
-					    swp_offset(entry) + i), folios[i]);
-	swap_free_nr(entry, nr);
-	add_mm_counter(vma->vm_mm, MM_ANONPAGES, nr);
-	add_mm_counter(vma->vm_mm, MM_SWAPENTS, -nr);
+	/*
+	 * Map the pages that were read; one whose own read failed keeps its
+	 * swap entry, and its own fault will report the error.
+	 */
+	mapped = 0;
 	for (i = 0; i < nr; i++) {
+		swp_entry_t e = swp_entry(swp_type(entry), swp_offset(entry) + i);
+
+		if (unlikely(!folio_test_uptodate(folios[i]))) {
+			folio_unlock(folios[i]);
+			folio_put(folios[i]);
+			folios[i] = NULL;
+			continue;
+		}
+		/* Restore arch metadata indexed by swap entry before freeing it */
+		arch_swap_restore(e, folios[i]);
+		swap_free_nr(e, 1);
 		swapin_block_map(vmf, swp_pte, folios[i], addr + i * PAGE_SIZE,
 				 ptep + i, i == idx);
 		folio_unlock(folios[i]);
+		mapped++;
 	}
+	add_mm_counter(vma->vm_mm, MM_ANONPAGES, mapped);
+	add_mm_counter(vma->vm_mm, MM_SWAPENTS, -mapped);
 	count_vm_event(SWPIN_BLOCK_FALLBACK);
-	count_vm_events(SWPIN_BLOCK_FALLBACK_PAGES, nr);
+	count_vm_events(SWPIN_BLOCK_FALLBACK_PAGES, mapped);
 
 	if (vmf->flags & FAULT_FLAG_WRITE) {
 		/* Write-protected by uffd-wp or soft-dirty tracking */
@@ -4387,7 +4406,11 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 		if (*ret & VM_FAULT_ERROR)
 			*ret &= VM_FAULT_ERROR;
 	} else {
-		update_mmu_cache_range(vmf, vma, addr, ptep, nr);
+		for (i = 0; i < nr; i++)
+			if (folios[i])
+				update_mmu_cache_range(vmf, vma,
+						       addr + i * PAGE_SIZE,
+						       ptep + i, 1);
 		pte_unmap_unlock(vmf->pte, vmf->ptl);
 	}
 	goto out;
