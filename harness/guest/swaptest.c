@@ -39,7 +39,9 @@
  *	read-fault the first page of every block only, run
  *	$SWAPTEST_TOUCH_CMD (large allocations no longer failing), then touch
  *	the rest (in the swap cache by then, or small folios). Every byte must equal the
- *	corpus (as changed by the writes).
+ *	corpus (as changed by the writes). With SWAPTEST_ZERO_EVERY=N, every
+ *	Nth page is zero, and $SWAPTEST_OUT_CMD runs after the page-out in
+ *	every mode.
  *
  * Prints what it checks; exit status 0 when everything matched.
  */
@@ -222,6 +224,22 @@ static void touch_block_heads(unsigned char *mem, size_t size)
 	(void)sink;
 }
 
+/*
+ * With SWAPTEST_ZERO_EVERY=N in the environment, every Nth page of the
+ * reference is zero: swap keeps such pages in its zero map, not on the
+ * device, so a block-aligned range of pages swapped out one by one mixes
+ * the two.
+ */
+static void zero_every_nth_page(unsigned char *ref, size_t size)
+{
+	const char *every = getenv("SWAPTEST_ZERO_EVERY");
+	unsigned long n = every ? strtoul(every, NULL, 10) : 0;
+	size_t off;
+
+	for (off = 0; n && off < size; off += n * PG)
+		memset(ref + off, 0, PG);
+}
+
 static int fallback(const char *corpus, size_t size, const char *how)
 {
 	unsigned char *mem = map_aligned(size);
@@ -231,8 +249,9 @@ static int fallback(const char *corpus, size_t size, const char *how)
 	int status;
 	pid_t pid;
 
+	zero_every_nth_page(ref, size);
 	fill_and_page_out(mem, ref, size);
-	if (!strcmp(how, "sparse"))
+	if (!strcmp(how, "sparse") || getenv("SWAPTEST_ZERO_EVERY"))
 		run_env_cmd("SWAPTEST_OUT_CMD");
 
 	if (!strcmp(how, "fork")) {
