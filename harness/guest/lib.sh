@@ -50,6 +50,17 @@ require_multi_pages()
 	fi
 }
 
+# require_mp_stat N WHY: skip the test, saying WHY, on a kernel whose
+# multi_pages_stat has fewer than N counters (the 6.12 backport has 9: it
+# lacks the mainline patches that added the others).
+require_mp_stat()
+{
+	if [ "$(wc -w < /sys/block/zram0/multi_pages_stat)" -lt "$1" ]; then
+		ktap_skip_all "$2"
+		exit 4
+	fi
+}
+
 # block_swap_on ALGO DISKSIZE: zram0 as a fresh swap device storing blocks,
 # with the block-sized mTHP the only one enabled.
 block_swap_on()

@@ -76,8 +76,9 @@ def main():
             print("    " + d)
 
     took = dict(re.findall(r"^\s+# (\S+) took (\d+) s$", text, re.M))
+    skips = skip_reasons(text)
     for name, ok, line in results:
-        verdict(ok, name)
+        verdict(ok, name + (" # SKIP " + skips[name] if name in skips else ""))
         if name in took:
             print("# %s took %s s" % (name, took[name]))
         if not ok:
@@ -95,6 +96,20 @@ def main():
     passed, failed = verdicts.count(True), verdicts.count(False)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def skip_reasons(text):
+    """Test name -> the reason its "1..0 # SKIP REASON" plan gave."""
+    skips, reason = {}, ""
+    for line in text.splitlines():
+        m = re.match(r"\s+1\.\.0 # SKIP (.*)", line)
+        if m:
+            reason = m.group(1).strip()
+            continue
+        m = re.match(r"ok \d+ (\S+) # SKIP", line)
+        if m:
+            skips[m.group(1)], reason = reason, ""
+    return skips
 
 
 def print_test_output(text, name):
