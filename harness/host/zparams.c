@@ -43,14 +43,17 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void set(ZSTD_CCtx *c, ZSTD_cParameter p, int v)
+static void check(size_t r)
 {
-	size_t r = ZSTD_CCtx_setParameter(c, p, v);
-
 	if (ZSTD_isError(r)) {
 		fprintf(stderr, "zparams: %s\n", ZSTD_getErrorName(r));
 		exit(1);
 	}
+}
+
+static void set(ZSTD_CCtx *c, ZSTD_cParameter p, int v)
+{
+	check(ZSTD_CCtx_setParameter(c, p, v));
 }
 
 /*
@@ -72,7 +75,8 @@ static size_t compress(ZSTD_CCtx *c, const struct variant *v, void *dst,
 		p.cParams.hashLog = v->hash_log;
 	if (v->chain_log)
 		p.cParams.chainLog = v->chain_log;
-	ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters);
+	/* every ZSTD_compress2() before ended its frame: reset the rest */
+	check(ZSTD_CCtx_reset(c, ZSTD_reset_parameters));
 	ZSTD_CCtx_setPledgedSrcSize(c, v->block);
 	set(c, ZSTD_c_windowLog, p.cParams.windowLog);
 	set(c, ZSTD_c_hashLog, p.cParams.hashLog);
