@@ -1,29 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# kunit.sh SRC [RUN...]: the KUnit suites of mm/.kunitconfig under UML,
-# built out of tree with ccache, in runs: debug (multi-page classes on,
-# with KASAN, lockdep and DEBUG_VM), debug-order4 (the same with the
-# largest multi-page order, 64 KiB objects on 4 KiB pages) and single-page
-# (the multi-page option off); debug and single-page when no RUN is named
-# (the x86_64 debug guest runs the suite at order 4). Prints KTAP: a
-# result for every test case of both runs (from kunit.py's JSON), and a
-# failed one for a run that did not complete or whose log has a kernel
-# report; then "N passed, N failed". kunit.py's own output goes to stderr.
+# kunit.sh SRC [RUN...]: KUnit suites under UML, built out of tree with
+# ccache, in runs: debug (mm/.kunitconfig, multi-page classes on, with
+# KASAN, lockdep and DEBUG_VM), debug-order4 (the same with the largest
+# multi-page order, 64 KiB objects on 4 KiB pages), single-page (the
+# multi-page option off) and lz4 (lib/lz4/.kunitconfig, the decoder's
+# suite, with KASAN, lockdep and DEBUG_VM); debug, single-page and lz4
+# when no RUN is named (the x86_64 debug guest runs the zsmalloc suite at
+# order 4). Prints KTAP: a result for every test case of every run (from
+# kunit.py's JSON), and a failed one for a run that did not complete or
+# whose log has a kernel report; then "N passed, N failed". kunit.py's
+# own output goes to stderr.
 set -uo pipefail
 LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 src=$1
 shift
-runs=${*:-debug single-page}
+runs=${*:-debug single-page lz4}
 cd "$src" || exit 1
 
-run() {	# run NAME KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
-	local name=$1 dir json
-	shift
+run() {	# run NAME KUNITCONFIG KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
+	local name=$1 kunitconfig=$2 dir json
+	shift 2
 	dir=$(dirname "$src")/uml-$name
 	json=$dir/results.json
 	rm -f "$json"
 	echo "== KUnit run: $name" >&2
-	./tools/testing/kunit/kunit.py run --kunitconfig=mm/.kunitconfig \
+	./tools/testing/kunit/kunit.py run --kunitconfig="$kunitconfig" \
 		--build_dir="$dir" --json="$json" \
 		--jobs="${ZMP_JOBS:-$(nproc)}" --timeout=600 \
 		--make_options CC="ccache gcc" --make_options HOSTCC="ccache gcc" \
@@ -50,11 +52,14 @@ debug="--kconfig_add CONFIG_DEBUG_KERNEL=y --kconfig_add CONFIG_KASAN=y
 # shellcheck disable=SC2086
 for r in $runs; do
 	case $r in
-	debug)	run debug $debug ;;
+	debug)	run debug mm/.kunitconfig $debug ;;
 	debug-order4)
-		run debug-order4 $debug --kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=4 ;;
+		run debug-order4 mm/.kunitconfig $debug \
+			--kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=4 ;;
 	single-page)
-		run single-page --kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES=n ;;
+		run single-page mm/.kunitconfig \
+			--kconfig_add CONFIG_ZSMALLOC_MULTI_PAGES=n ;;
+	lz4)	run lz4 lib/lz4/.kunitconfig $debug ;;
 	*)	echo "not ok 0 no KUnit run named $r" ;;
 	esac
 done | awk '

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the LZ4 decoder (lib/lz4/lz4_decompress.c): blocks that
+ * decode through its fast path and its generic loop, and blocks that are
+ * malformed (truncated, with offsets outside the window, with output
+ * buffers too small). Output buffers are allocated at their exact sizes,
+ * so that KASAN sees any write past them.
+ */
+#include <kunit/test.h>
+#include <linux/lz4.h>
+#include <linux/module.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#define LZ4_TEST_MAX	(64 << 10)
+
+struct lz4_test_ctx {
+	void *wrkmem;
+	u8 *plain;		/* LZ4_TEST_MAX bytes */
+	u8 *comp;		/* LZ4_COMPRESSBOUND(LZ4_TEST_MAX) bytes */
+};
+
+/* Kinds of plain text that reach the decoder's different copies */
+enum lz4_test_pattern {
+	LZ4_RUNS,		/* runs of a byte, offset 1 */
+	LZ4_PERIODS,		/* short periods: offsets 2 to 19 */
+	LZ4_TEXT,		/* words from a small vocabulary */
+	LZ4_RANDOM,		/* incompressible: literals only */
+	LZ4_NR_PATTERNS,
+};
+
+static void lz4_test_fill(u8 *p, size_t n, enum lz4_test_pattern kind,
+			  u32 seed)
+{
+	static const char *const words[] = {
+		"zram ", "zsmalloc ", "folio ", "swap ", "block ", "page ",
+		"compress ", "the ", "of ", "\n",
+	};
+	struct rnd_state rnd;
+	size_t i = 0, period = 2 + seed % 18;
+
+	prandom_seed_state(&rnd, seed);
+	switch (kind) {
+	case LZ4_RUNS:
+		while (i < n) {
+			size_t run = 1 + prandom_u32_state(&rnd) % 300;
+			u8 c = prandom_u32_state(&rnd) % 4 ? 0 : prandom_u32_state(&rnd);
+
+			for (; run-- && i < n; i++)
+				p[i] = c;
+		}
+		break;
+	case LZ4_PERIODS:
+		for (; i < n; i++)
+			p[i] = i < period ? prandom_u32_state(&rnd) : p[i - period];
+		for (i = 0; i < n / 128; i++)
+			p[prandom_u32_state(&rnd) % n] = prandom_u32_state(&rnd);
+		break;
+	case LZ4_TEXT:
+		while (i < n) {
+			const char *w = words[prandom_u32_state(&rnd) % ARRAY_SIZE(words)];
+			size_t len = min(strlen(w), n - i);
+
+			memcpy(p + i, w, len);
+			i += len;
+		}
+		break;
+	default:
+		prandom_bytes_state(&rnd, p, n);
+	}
+}
+
+static int lz4_test_init(struct kunit *test)
+{
+	struct lz4_test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->wrkmem = kunit_kzalloc(test, LZ4_MEM_COMPRESS, GFP_KERNEL);
+	ctx->plain = kunit_kzalloc(test, LZ4_TEST_MAX, GFP_KERNEL);
+	ctx->comp = kunit_kzalloc(test, LZ4_COMPRESSBOUND(LZ4_TEST_MAX),
+				  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->wrkmem);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->plain);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->comp);
+	test->priv = ctx;
+	return 0;
+}
+
+/* Compresses @n bytes of @kind into ctx->comp; returns the block's size. */
+static int lz4_test_block(struct kunit *test, size_t n,
+			  enum lz4_test_pattern kind, u32 seed)
+{
+	struct lz4_test_ctx *ctx = test->priv;
+	int clen;
+
+	lz4_test_fill(ctx->plain, n, kind, seed);
+	clen = LZ4_compress_default(ctx->plain, ctx->comp, n,
+				    LZ4_COMPRESSBOUND(LZ4_TEST_MAX), ctx->wrkmem);
+	KUNIT_ASSERT_GT(test, clen, 0);
+	return clen;
+}
+
+/* Decodes ctx->comp into a buffer of exactly @cap bytes. */
+static int lz4_test_decode(struct kunit *test, int clen, size_t cap,
+			   u8 **out)
+{
+	struct lz4_test_ctx *ctx = test->priv;
+
+	*out = kunit_kmalloc(test, cap ?: 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *out);
+	return LZ4_decompress_safe(ctx->comp, *out, clen, cap);
+}
+
+/* Every size up to 300 bytes, then the block sizes zram uses. */
+static void lz4_test_round_trip(struct kunit *test)
+{
+	static const size_t blocks[] = { 4096, 8192, 16384, 32768, 65536 };
+	struct lz4_test_ctx *ctx = test->priv;
+	enum lz4_test_pattern kind;
+	size_t n, i;
+
+	for (kind = 0; kind < LZ4_NR_PATTERNS; kind++) {
+		for (i = 0; i < 300 + ARRAY_SIZE(blocks); i++) {
+			int clen, ret;
+			u8 *out;
+
+			n = i < 300 ? i + 1 : blocks[i - 300];
+			clen = lz4_test_block(test, n, kind, i);
+			ret = lz4_test_decode(test, clen, n, &out);
+			KUNIT_ASSERT_EQ_MSG(test, ret, (int)n,
+					    "pattern %d, %zu bytes", kind, n);
+			KUNIT_ASSERT_EQ_MSG(test, memcmp(out, ctx->plain, n), 0,
+					    "pattern %d, %zu bytes", kind, n);
+			kunit_kfree(test, out);
+		}
+	}
+}
+
+/*
+ * Partial decoding into a buffer of the target's size fills it, with every
+ * byte right (a buffer of 0 bytes takes only the empty block).
+ */
+static void lz4_test_partial(struct kunit *test)
+{
+	struct lz4_test_ctx *ctx = test->priv;
+	enum lz4_test_pattern kind;
+
+	for (kind = 0; kind < LZ4_NR_PATTERNS; kind++) {
+		int clen = lz4_test_block(test, 16384, kind, kind);
+		size_t target;
+
+		for (target = 1; target <= 16384; target += 1 + target / 3) {
+			u8 *out = kunit_kmalloc(test, target, GFP_KERNEL);
+			int ret;
+
+			KUNIT_ASSERT_NOT_NULL(test, out);
+			ret = LZ4_decompress_safe_partial(ctx->comp, out, clen,
+							  target, target);
+			KUNIT_ASSERT_EQ_MSG(test, ret, (int)target,
+					    "pattern %d, target %zu", kind, target);
+			KUNIT_ASSERT_EQ(test, memcmp(out, ctx->plain, target), 0);
+			kunit_kfree(test, out);
+		}
+	}
+}
+
+/*
+ * A truncated block never decodes to the whole block: it fails, or it
+ * ends early where the cut leaves a sequence that is literals only.
+ */
+static void lz4_test_truncated(struct kunit *test)
+{
+	struct lz4_test_ctx *ctx = test->priv;
+	enum lz4_test_pattern kind;
+
+	for (kind = 0; kind < LZ4_NR_PATTERNS; kind++) {
+		int clen = lz4_test_block(test, 4096, kind, 7), cut;
+		u8 *out = kunit_kmalloc(test, 4096, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, out);
+		for (cut = 0; cut < clen; cut++) {
+			int ret = LZ4_decompress_safe(ctx->comp, out, cut, 4096);
+
+			KUNIT_EXPECT_LT_MSG(test, ret, 4096,
+					    "pattern %d, cut at %d of %d", kind,
+					    cut, clen);
+			if (ret > 0)
+				KUNIT_EXPECT_EQ(test, memcmp(out, ctx->plain, ret), 0);
+		}
+		kunit_kfree(test, out);
+	}
+}
+
+/* An output buffer one byte short fails; the exact one succeeds. */
+static void lz4_test_output_too_small(struct kunit *test)
+{
+	enum lz4_test_pattern kind;
+
+	for (kind = 0; kind < LZ4_NR_PATTERNS; kind++) {
+		size_t n = kind == LZ4_RANDOM ? 300 : 16384;
+		int clen = lz4_test_block(test, n, kind, 3);
+		u8 *out;
+
+		KUNIT_EXPECT_LT(test, lz4_test_decode(test, clen, n - 1, &out), 0);
+		KUNIT_EXPECT_LT(test, lz4_test_decode(test, clen, 17, &out), 0);
+		KUNIT_EXPECT_LT(test, lz4_test_decode(test, clen, 0, &out), 0);
+		KUNIT_EXPECT_EQ(test, lz4_test_decode(test, clen, n, &out), (int)n);
+	}
+}
+
+/*
+ * Hand-made blocks: a match that reaches before the start of the output
+ * fails, far from the ends (the fast path) and near them; the same block
+ * with an offset inside the window decodes.
+ */
+static void lz4_test_offsets(struct kunit *test)
+{
+	struct lz4_test_ctx *ctx = test->priv;
+	u8 *b = ctx->comp, *out;
+	size_t i, n = 0;
+	int ret;
+
+	/* 100 literals, a match of 4 + 60 bytes at @offset, 100 literals */
+	b[n++] = 0xff;			/* 15 + more literals, match 15 + more */
+	b[n++] = 100 - 15;
+	for (i = 0; i < 100; i++)
+		b[n++] = 'a' + i % 26;
+	b[n++] = 0;			/* offset, set below */
+	b[n++] = 0;
+	b[n++] = 60 - 15;
+	b[n++] = 0xf0;			/* the last literals */
+	b[n++] = 100 - 15;
+	for (i = 0; i < 100; i++)
+		b[n++] = 'A' + i % 26;
+
+	b[102] = 26;			/* inside: repeats the alphabet */
+	ret = lz4_test_decode(test, n, 264, &out);
+	KUNIT_ASSERT_EQ(test, ret, 264);
+	for (i = 0; i < 164; i++)
+		KUNIT_EXPECT_EQ(test, out[i], 'a' + i % 26);
+
+	b[102] = 101;			/* one byte before the output */
+	KUNIT_EXPECT_LT(test, lz4_test_decode(test, n, 264, &out), 0);
+	b[102] = 255;
+	b[103] = 255;
+	KUNIT_EXPECT_LT(test, lz4_test_decode(test, n, 264, &out), 0);
+
+	/* near the end of the output: 1 literal, 8 at offset 2, 12 literals */
+	n = 0;
+	b[n++] = 0x14;
+	b[n++] = 'x';
+	b[n++] = 2;
+	b[n++] = 0;
+	b[n++] = 0xc0;
+	memcpy(b + n, "abcdefghijkl", 12);
+	n += 12;
+	KUNIT_EXPECT_LT(test, lz4_test_decode(test, n, 21, &out), 0);
+	b[2] = 1;			/* a run of 'x' instead */
+	KUNIT_ASSERT_EQ(test, lz4_test_decode(test, n, 21, &out), 21);
+	KUNIT_EXPECT_EQ(test, memcmp(out, "xxxxxxxxxabcdefghijkl", 21), 0);
+}
+
+/* Length fields that run to the end of the input fail. */
+static void lz4_test_lengths(struct kunit *test)
+{
+	struct lz4_test_ctx *ctx = test->priv;
+	u8 *out;
+	int n;
+
+	for (n = 2; n < 300; n++) {
+		memset(ctx->comp, 0xff, n);
+		KUNIT_EXPECT_LT(test, lz4_test_decode(test, n, 4096, &out), 0);
+		kunit_kfree(test, out);
+	}
+}
+
+/* A block compressed against a dictionary, the dictionary apart or before. */
+static void lz4_test_dictionary(struct kunit *test)
+{
+	struct lz4_test_ctx *ctx = test->priv;
+	LZ4_stream_t *stream = kunit_kzalloc(test, sizeof(*stream), GFP_KERNEL);
+	const size_t dsize = 8192, n = 8192;
+	u8 *buf, *dict;
+	int clen, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, stream);
+	lz4_test_fill(ctx->plain, dsize + n, LZ4_TEXT, 11);
+	dict = kunit_kmalloc(test, dsize, GFP_KERNEL);
+	buf = kunit_kmalloc(test, dsize + n, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dict);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(dict, ctx->plain, dsize);
+	memcpy(buf, ctx->plain, dsize);
+
+	LZ4_loadDict(stream, dict, dsize);
+	clen = LZ4_compress_fast_continue(stream, ctx->plain + dsize, ctx->comp,
+					  n, LZ4_COMPRESSBOUND(n), 1);
+	KUNIT_ASSERT_GT(test, clen, 0);
+
+	ret = LZ4_decompress_safe_usingDict(ctx->comp, buf + dsize, clen, n,
+					    dict, dsize);
+	KUNIT_ASSERT_EQ(test, ret, (int)n);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + dsize, ctx->plain + dsize, n), 0);
+
+	memset(buf + dsize, 0, n);
+	ret = LZ4_decompress_safe_usingDict(ctx->comp, buf + dsize, clen, n,
+					    buf, dsize);
+	KUNIT_ASSERT_EQ(test, ret, (int)n);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + dsize, ctx->plain + dsize, n), 0);
+
+	/* without it, its matches reach before the output */
+	KUNIT_EXPECT_LT(test, LZ4_decompress_safe(ctx->comp, buf + dsize, clen, n),
+			0);
+}
+
+static struct kunit_case lz4_test_cases[] = {
+	KUNIT_CASE(lz4_test_round_trip),
+	KUNIT_CASE(lz4_test_partial),
+	KUNIT_CASE(lz4_test_truncated),
+	KUNIT_CASE(lz4_test_output_too_small),
+	KUNIT_CASE(lz4_test_offsets),
+	KUNIT_CASE(lz4_test_lengths),
+	KUNIT_CASE(lz4_test_dictionary),
+	{}
+};
+
+static struct kunit_suite lz4_test_suite = {
+	.name = "lz4",
+	.init = lz4_test_init,
+	.test_cases = lz4_test_cases,
+};
+kunit_test_suite(lz4_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the LZ4 decoder");
+MODULE_LICENSE("GPL");
