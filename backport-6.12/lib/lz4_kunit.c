@@ -330,6 +330,7 @@ static struct kunit_suite lz4_test_suite = {
 	.init = lz4_test_init,
 	.test_cases = lz4_test_cases,
 };
+
 kunit_test_suite(lz4_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the LZ4 decoder");
