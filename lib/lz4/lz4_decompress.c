@@ -123,6 +123,15 @@ static FORCE_INLINE void lz4_wild_copy16(BYTE *dst, const BYTE *src,
 }
 
 /*
+ * For a match of offset below 8, which overlaps the 8 bytes it copies
+ * first: how far to move the source after its first 4 bytes, and back
+ * after the next 4, so that it then lies a multiple of the offset, at
+ * least 8 bytes, behind.
+ */
+static const unsigned int inc32table[8] = {0, 1, 2, 1, 0, 4, 4, 4};
+static const int dec64table[8] = {0, 0, 0, -1, -4, 1, 2, 3};
+
+/*
  * Copies a match of @offset 1 to 15 to [@op, @end), writing up to 7 bytes
  * past @end. The match overlaps the bytes it writes: offsets 1, 2 and 4
  * repeat a pattern that fits a word, which is stored with no load from
@@ -133,8 +142,6 @@ static FORCE_INLINE void lz4_wild_copy16(BYTE *dst, const BYTE *src,
 static FORCE_INLINE void lz4_copy_near_match(BYTE *op, const BYTE *match,
 					     BYTE *end, size_t offset)
 {
-	static const unsigned int inc32table[8] = {0, 1, 2, 1, 0, 4, 4, 4};
-	static const int dec64table[8] = {0, 0, 0, -1, -4, 1, 2, 3};
 	U64 pattern;
 
 	switch (offset) {
@@ -303,8 +310,6 @@ static FORCE_INLINE int LZ4_decompress_generic(
 	BYTE *cpy;
 
 	const BYTE * const dictEnd = (const BYTE *)dictStart + dictSize;
-	static const unsigned int inc32table[8] = {0, 1, 2, 1, 0, 4, 4, 4};
-	static const int dec64table[8] = {0, 0, 0, -1, -4, 1, 2, 3};
 
 	const int safeDecode = (endOnInput == endOnInputSize);
 	const int checkOffset = ((safeDecode) && (dictSize < (int)(64 * KB)));
