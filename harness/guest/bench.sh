@@ -22,8 +22,16 @@ phone_stat()
 phone_swap_on()
 {
 	[ -e /sys/block/zram1 ] || cat /sys/class/zram-control/hot_add > /dev/null
-	echo 1 > /sys/block/zram1/reset && echo "$DISKSIZE" > /sys/block/zram1/disksize &&
-		echo 1 > $Z/reset || return 1
+	echo 1 > /sys/block/zram1/reset || return 1
+	# the backing device stands for flash: the same on both kernels, page
+	# by page (a zram1 with blocks would decompress a block for each page
+	# read back from it)
+	if [ -e /sys/block/zram1/block_size ]; then
+		echo 4096 > /sys/block/zram1/block_size || return 1
+	elif [ -e /sys/block/zram1/multi_pages ]; then
+		echo 0 > /sys/block/zram1/multi_pages || return 1
+	fi
+	echo "$DISKSIZE" > /sys/block/zram1/disksize && echo 1 > $Z/reset || return 1
 	if [ -n "$block" ] && [ -e $Z/block_size ]; then
 		echo "$block" > $Z/block_size || return 1
 	fi
