@@ -225,17 +225,17 @@ def phone(results):
     """The phone profile: every bench --phone run, patched over baseline."""
     runs = [load(f, results) for f in sorted(glob.glob(
         os.path.join(results, "*", "swap-*-phone-*.json")))]
-    rows = ["| run | writeback | mem_used_total after recompression "
+    rows = ["| base | run | writeback | mem_used_total after recompression "
             "| compr_data_size after recompression | bytes written back "
             "| swap-in after writeback | bytes read back | commit | command |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for d in runs:
         b, p = d["summary"]["baseline"], d["summary"]["patched"]
 
         def r(key):
             return "%.3f" % (p[key] / b[key]) if b[key] else "-"
-        rows.append("| %s %s %d MiB | %s | %s | %s | %s | %s | %s | %s | `%s` |" % (
-            d["corpus"].replace(".anon", ""), d["algo"], d["size_mib"],
+        rows.append("| %s | %s %s %d MiB | %s | %s | %s | %s | %s | %s | %s | `%s` |" % (
+            base_of(d), d["corpus"].replace(".anon", ""), d["algo"], d["size_mib"],
             d["phone"], r("phone_recompressed_used"),
             r("phone_recompressed_compr"), r("phone_wb_bytes"),
             r("swapin_ms"), r("phone_rd_bytes"), commit_of(d),
