@@ -54,8 +54,8 @@
  *
  * Far from the ends of both buffers, a sequence can be decoded with word
  * copies that may write past the bytes they must write, and without the
- * checks that the ends of the buffers need: LZ4_decompress_generic() hands
- * such a sequence to lz4_fast_sequence() before its own checks. The fast
+ * checks that the ends of the buffers need: LZ4_decompress_generic() calls
+ * lz4_fast_decode() before its own checks of each sequence. The fast
  * path takes a sequence only where the generic loop would decode it
  * without an error and without reaching an end of either buffer, so both
  * write the same bytes and leave the sequence at the same place: the
@@ -67,9 +67,9 @@
  *
  * A fast sequence leaves at least LZ4_FAST_OUT_ROOM bytes of output and
  * LZ4_FAST_IN_ROOM bytes of input after its literals, and its copies write
- * at most 16 bytes past its end, no more than the generic loop's: in-place
- * decompression keeps the margin it needs (LZ4_DECOMPRESS_INPLACE_MARGIN
- * in erofs).
+ * at most 31 bytes past its end, within the output buffer, as LZ4 1.9's
+ * fast loop does; in-place decompression keeps the margin made for that
+ * (LZ4_DECOMPRESS_INPLACE_MARGIN in erofs).
  */
 #define LZ4_FAST_OUT_ROOM	64
 #define LZ4_FAST_IN_ROOM	32
