@@ -4397,8 +4397,13 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 	}
 	add_mm_counter(vma->vm_mm, MM_ANONPAGES, mapped);
 	add_mm_counter(vma->vm_mm, MM_SWAPENTS, -mapped);
-	count_vm_event(SWPIN_BLOCK_FALLBACK);
-	count_vm_events(SWPIN_BLOCK_FALLBACK_PAGES, mapped);
+	/*
+	 * The other pages came in ahead of their own faults and are used:
+	 * counted as swap readahead that hit (no new vm event, which would
+	 * change the kernel's ABI: vm_event_states is exported).
+	 */
+	count_vm_events(SWAP_RA, mapped - 1);
+	count_vm_events(SWAP_RA_HIT, mapped - 1);
 
 	if (vmf->flags & FAULT_FLAG_WRITE) {
 		/* Write-protected by uffd-wp or soft-dirty tracking */

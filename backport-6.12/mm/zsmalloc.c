@@ -18,8 +18,9 @@
  * bytes (the caller's size plus an inline handle, rounded up to the class),
  * packed back to back in zspages: chains of class->pages_per_zspage order-0
  * pages that hold class->objs_per_zspage objects. An object may start in
- * one page and end in the next; zs_map_object() then copies it through a
- * per-CPU buffer. Classes whose zspages would look the same (equal pages
+ * one page and end in a following one; zs_map_object() then maps it where
+ * it lies if one pointer covers its pages, and copies it through a per-CPU
+ * buffer otherwise. Classes whose zspages would look the same (equal pages
  * per zspage and objects per zspage) are merged into the larger one.
  *
  * Base classes cover objects up to PAGE_SIZE in steps of PAGE_SIZE >>
@@ -37,6 +38,14 @@
  * all: its first object offset is then PAGE_SIZE or more. A multi-page
  * object always carries its handle inline, so it is at most
  * ZS_MULTI_PAGES_SIZE - ZS_HANDLE_SIZE bytes; none of these classes is huge.
+ *
+ * An object that spans pages is mapped in place through the direct map when
+ * the pages it lies in happen to be physically contiguous (consecutive
+ * order-0 allocations often are) and one pointer may cross them (tag-based
+ * KASAN and KMSAN say when it may not), and through the per-CPU buffer
+ * otherwise; see obj_contig_addr(). zsmalloc never asks for contiguous
+ * pages: a zspage holds no higher-order block that mTHP or other users
+ * could want.
  *
  * Following is how we use various fields and flags of underlying
  * struct page(s) to form a zspage.
@@ -289,6 +298,11 @@ struct zs_pool {
 	atomic_long_t pages_allocated;
 
 	struct zs_pool_stats stats;
+	/*
+	 * Objects compaction moved to free zspages (debugfs). Not in struct
+	 * zs_pool_stats, whose layout exported zs_pool_stats() fixes.
+	 */
+	atomic_long_t objs_moved;
 
 	/* Compact classes */
 	struct shrinker *shrinker;
@@ -324,6 +338,7 @@ struct mapping_area {
 	char *vm_buf; /* copy buffer for objects that span pages */
 	char *vm_addr; /* address of kmap_atomic()'ed pages */
 	enum zs_mapmode vm_mm; /* mapping mode */
+	bool in_place; /* a spanning object mapped where it lies */
 };
 
 /* huge object: pages_per_zspage == 1 && maxobj_per_zspage == 1 */
@@ -694,7 +709,7 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 		   total_freeable);
 	seq_printf(s, "\n pages_compacted %lu objs_moved %lu\n",
 		   atomic_long_read(&pool->stats.pages_compacted),
-		   atomic_long_read(&pool->stats.objs_moved));
+		   atomic_long_read(&pool->objs_moved));
 
 	return 0;
 }
@@ -1160,13 +1175,62 @@ static void zs_copy_object(struct page *page, int off, char *buf, int size,
 	}
 }
 
+/*
+ * The object that starts @off bytes into @page and runs @size bytes on, as
+ * one range of the direct map, or NULL if no single pointer may be used for
+ * the whole range.
+ *
+ * The pages of a zspage are allocated one by one, so the range is only one
+ * piece of the direct map when their frame numbers happen to be
+ * consecutive, and even then a pointer is more than an address:
+ *  - with tag-based KASAN (software tags, or hardware tags on arm64 MTE)
+ *    every allocation of pages gets its own tag, set in the memory and in
+ *    the pointer page_address() returns; a pointer carries one tag, so it
+ *    may only cross into a page that bears the same tag;
+ *  - with KMSAN every page has its metadata apart from its neighbours', and
+ *    an access may not cross pages at all;
+ *  - with CONFIG_HIGHMEM the pages need not be mapped.
+ */
+static void *obj_contig_addr(struct page *page, int off, int size)
+{
+	struct page *first = page;
+	unsigned long pfn;
+	unsigned int i, nr;
+	u8 tag;
+
+	if (IS_ENABLED(CONFIG_HIGHMEM) || IS_ENABLED(CONFIG_KMSAN))
+		return NULL;
+
+	pfn = page_to_pfn(page);
+	/* a constant that lets the test go when no KASAN mode tags pages */
+	tag = page_kasan_tag(page);
+	nr = DIV_ROUND_UP(off + size, PAGE_SIZE);
+	for (i = 1; i < nr; i++) {
+		page = get_next_page(page);
+		if (page_to_pfn(page) != pfn + i || page_kasan_tag(page) != tag)
+			return NULL;
+	}
+	return page_address(first) + off;
+}
+
+/*
+ * Map an object that spans pages: where it lies if one pointer covers it
+ * (obj_contig_addr()), else through the per-CPU buffer, into which it is
+ * copied unless it is mapped write-only.
+ */
 static void *__zs_map_object(struct mapping_area *area, struct page *page,
 			     int off, int size)
 {
+	void *addr;
+
 	/* disable page faults to match kmap_atomic() return conditions */
 	pagefault_disable();
 
-	/* no read fastpath */
+	addr = obj_contig_addr(page, off, size);
+	area->in_place = !!addr;
+	if (addr)
+		return addr;
+
 	if (area->vm_mm != ZS_MM_WO)
 		zs_copy_object(page, off, area->vm_buf, size, false);
 
@@ -1176,8 +1240,8 @@ static void *__zs_map_object(struct mapping_area *area, struct page *page,
 static void __zs_unmap_object(struct mapping_area *area, struct page *page,
 			      int off, int size)
 {
-	/* no write fastpath; the handle in front of the object stays as is */
-	if (area->vm_mm != ZS_MM_RO) {
+	/* the handle in front of the object stays as is */
+	if (!area->in_place && area->vm_mm != ZS_MM_RO) {
 		off += ZS_HANDLE_SIZE;
 		if (off >= PAGE_SIZE) {
 			off -= PAGE_SIZE;
@@ -1403,6 +1467,13 @@ int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
 	return nr;
 }
 EXPORT_SYMBOL_IF_KUNIT(zs_test_object_pages);
+
+/* For the KUnit suite: how many objects compaction has moved */
+long zs_test_objs_moved(struct zs_pool *pool)
+{
+	return atomic_long_read(&pool->objs_moved);
+}
+EXPORT_SYMBOL_IF_KUNIT(zs_test_objs_moved);
 #endif
 
 /**
@@ -2145,7 +2216,7 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 
 	spin_unlock(&class->lock);
 	write_unlock(&pool->migrate_lock);
-	atomic_long_add(objs_moved, &pool->stats.objs_moved);
+	atomic_long_add(objs_moved, &pool->objs_moved);
 
 	return pages_freed;
 }

@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/jhash.h>
+#include <linux/kasan.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/math.h>
@@ -84,6 +85,13 @@ struct zs_test_set {
 #else
 #define ZS_TEST_MULTI_ORDER	0
 #endif
+
+/* Most pages one object occupies: a multi-page block, and one on each side */
+#define ZS_TEST_MAX_OBJ_PAGES	((1 << ZS_TEST_MULTI_ORDER) + 2)
+
+/* Whether zs_map_object() may map any object spanning pages in place */
+#define ZS_TEST_IN_PLACE	(!IS_ENABLED(CONFIG_HIGHMEM) && \
+				 !IS_ENABLED(CONFIG_KMSAN))
 
 /* Largest object zs_malloc() accepts */
 static size_t zs_test_max_size(struct zs_pool *pool)
@@ -188,14 +196,6 @@ static long zs_test_pages_compacted(struct zs_pool *pool)
 
 	zs_pool_stats(pool, &stats);
 	return atomic_long_read(&stats.pages_compacted);
-}
-
-static long zs_test_objs_moved(struct zs_pool *pool)
-{
-	struct zs_pool_stats stats;
-
-	zs_pool_stats(pool, &stats);
-	return atomic_long_read(&stats.objs_moved);
 }
 
 static const struct zs_test_class *zs_test_class_of(struct zs_test_ctx *ctx,
@@ -908,17 +908,18 @@ static void zs_test_accounting(struct kunit *test)
 
 #ifdef CONFIG_COMPACTION
 /*
- * Move @page to a new page through its movable operations, the way
- * migrate_pages() moves a non-LRU movable page: isolate it under the page
- * lock, migrate it into a locked new page, and drop the old page.
+ * Move @page to @newpage, a page of the caller's whose reference it takes,
+ * or to a new page if @newpage is NULL, through its movable operations, the
+ * way migrate_pages() moves a non-LRU movable page: isolate it under the
+ * page lock, migrate it into the locked new page, and drop the old page.
  */
-static int zs_test_migrate_page(struct page *page)
+static int zs_test_migrate_page(struct page *page, struct page *newpage)
 {
 	const struct movable_operations *mops;
-	struct page *newpage;
 	int rc = -EBUSY;
 
-	newpage = alloc_page(GFP_KERNEL);
+	if (!newpage)
+		newpage = alloc_page(GFP_KERNEL);
 	if (!newpage)
 		return -ENOMEM;
 	get_page(page);
@@ -982,7 +983,7 @@ static void zs_test_migration(struct kunit *test)
 		KUNIT_EXPECT_GE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE));
 		KUNIT_EXPECT_LE(test, n, DIV_ROUND_UP(set->objs[i].size, PAGE_SIZE) + 2);
 		for (k = 0; k < n; k++) {
-			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[k]),
+			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[k], NULL),
 					MIGRATEPAGE_SUCCESS);
 			migrated++;
 		}
@@ -999,12 +1000,167 @@ static void zs_test_migration(struct kunit *test)
 		   set->nr);
 	zs_test_set_destroy(test, set);
 }
+
+/*
+ * Move the pages of @obj (@n of them, in @pages) into consecutive pages of
+ * one allocation, whose pages share their KASAN tag: one pointer then
+ * covers them.
+ */
+static void zs_test_make_contig(struct kunit *test, struct zs_pool *pool,
+				struct page **pages, int n)
+{
+	unsigned int order = order_base_2(n), i;
+	struct page *block;
+
+	block = alloc_pages(GFP_KERNEL, order);
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	split_page(block, order);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[i], block + i),
+				MIGRATEPAGE_SUCCESS);
+	for (; i < 1U << order; i++)
+		__free_page(block + i);
+}
 #else
 static void zs_test_migration(struct kunit *test)
 {
 	kunit_skip(test, "zsmalloc pages are movable only with CONFIG_COMPACTION");
 }
 #endif
+
+/*
+ * Whether the @n pages of an object (zs_test_object_pages()) have
+ * consecutive frame numbers and one KASAN tag (the tags of tag-based KASAN;
+ * a constant otherwise), so that zs_map_object() maps it in place (never
+ * with CONFIG_HIGHMEM or KMSAN).
+ */
+static bool zs_test_pages_contig(struct page **pages, int n)
+{
+	int i;
+
+	if (!ZS_TEST_IN_PLACE)
+		return false;
+	for (i = 1; i < n; i++)
+		if (page_to_pfn(pages[i]) != page_to_pfn(pages[0]) + i ||
+		    page_kasan_tag(pages[i]) != page_kasan_tag(pages[0]))
+			return false;
+	return true;
+}
+
+/*
+ * Map @obj read-only and check every byte; returns whether the mapping
+ * points into one of the object's own pages (@pages, @n of them), that is,
+ * whether it was mapped in place rather than copied into the per-CPU
+ * buffer.
+ */
+static bool zs_test_mapped_in_place(struct kunit *test, struct zs_pool *pool,
+				    const struct zs_test_obj *obj,
+				    struct page **pages, int n)
+{
+	const u8 *buf = zs_map_object(pool, obj->handle, ZS_MM_RO);
+	unsigned long addr = (unsigned long)kasan_reset_tag(buf), start;
+	size_t bad = zs_test_check(buf, obj->size, obj->seed);
+	bool in_place = false;
+	int i;
+
+	for (i = 0; i < n && !IS_ENABLED(CONFIG_HIGHMEM); i++) {
+		start = (unsigned long)kasan_reset_tag(page_address(pages[i]));
+		in_place |= addr - start < PAGE_SIZE;
+	}
+	/* no KUnit reporting while mapped: the mapping is atomic */
+	zs_unmap_object(pool, obj->handle);
+	KUNIT_EXPECT_EQ_MSG(test, bad, obj->size,
+			    "%zu byte object corrupted at offset %zu",
+			    obj->size, bad);
+	return in_place;
+}
+
+/*
+ * Objects of multi-page classes whose pages are physically contiguous (and
+ * share their KASAN tag) are mapped in place, any other is copied through
+ * the per-CPU buffer. Which objects' pages happen to be contiguous depends
+ * on the page allocator (page_alloc.shuffle=1 makes it rare), so with
+ * CONFIG_COMPACTION one object of every class has its pages moved into one
+ * block first, and must then be mapped in place; moving the second page of
+ * an object mapped in place breaks the run, and it must then be copied,
+ * with the same contents.
+ */
+static void zs_test_in_place(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned long in_place = 0, copied = 0, made = 0, moved = 0;
+	struct page *pages[ZS_TEST_MAX_OBJ_PAGES];
+	const struct zs_test_class *c;
+	struct zs_test_set *set;
+	struct zs_test_obj *obj;
+	unsigned int i;
+	bool in;
+	int n;
+
+	if (!ZS_TEST_MULTI_ORDER)
+		kunit_skip(test, "no multi-page classes");
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++) {
+		if (c->size <= PAGE_SIZE)
+			continue;
+		set = zs_test_set_create(test, c->objs_per_zspage);
+		zs_test_alloc_range(test, set, 0, set->nr, c->last);
+		for (i = 0; i < set->nr; i++) {
+			obj = &set->objs[i];
+			n = zs_test_object_pages(ctx->pool, obj->handle, pages,
+						 ARRAY_SIZE(pages));
+			KUNIT_ASSERT_LE(test, n, ARRAY_SIZE(pages));
+			in = zs_test_mapped_in_place(test, ctx->pool, obj,
+						     pages, n);
+			KUNIT_EXPECT_EQ_MSG(test, in, zs_test_pages_contig(pages, n),
+					    "class %zu: object %u over %d pages",
+					    c->size, i, n);
+			in_place += in;
+			copied += !in;
+		}
+
+#ifdef CONFIG_COMPACTION
+		/* the first object: its pages moved into one block */
+		obj = &set->objs[0];
+		n = zs_test_object_pages(ctx->pool, obj->handle, pages,
+					 ARRAY_SIZE(pages));
+		zs_test_make_contig(test, ctx->pool, pages, n);
+		n = zs_test_object_pages(ctx->pool, obj->handle, pages,
+					 ARRAY_SIZE(pages));
+		in = zs_test_mapped_in_place(test, ctx->pool, obj, pages, n);
+		KUNIT_EXPECT_EQ_MSG(test, in, (bool)ZS_TEST_IN_PLACE,
+				    "class %zu: object over one block's pages",
+				    c->size);
+		made += in;
+
+		/* a page moved out of a contiguous run: copied again */
+		for (i = 0; i < set->nr; i++) {
+			obj = &set->objs[i];
+			n = zs_test_object_pages(ctx->pool, obj->handle, pages,
+						 ARRAY_SIZE(pages));
+			if (n < 2 || !zs_test_pages_contig(pages, n))
+				continue;
+			KUNIT_ASSERT_EQ(test, zs_test_migrate_page(pages[1], NULL),
+					MIGRATEPAGE_SUCCESS);
+			moved++;
+			n = zs_test_object_pages(ctx->pool, obj->handle, pages,
+						 ARRAY_SIZE(pages));
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       zs_test_mapped_in_place(test, ctx->pool,
+								       obj, pages, n),
+					       "class %zu: object %u in place after a page moved",
+					       c->size, i);
+		}
+#endif
+		zs_test_verify_all(test, set);
+		zs_test_set_destroy(test, set);
+		cond_resched();
+	}
+	if (IS_ENABLED(CONFIG_COMPACTION) && ZS_TEST_IN_PLACE)
+		KUNIT_EXPECT_GT(test, moved, 0);
+	kunit_info(test, "multi-page objects mapped in place: %lu, copied: %lu; in place over a block's pages: %lu; copied after a page moved: %lu\n",
+		   in_place, copied, made, moved);
+}
 
 static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_class_layout),
@@ -1013,6 +1169,7 @@ static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_compaction),
 	KUNIT_CASE(zs_test_accounting),
 	KUNIT_CASE(zs_test_migration),
+	KUNIT_CASE(zs_test_in_place),
 	{}
 };
 

@@ -56,7 +56,7 @@ struct snapshot {
 	unsigned long long sys_ticks;	/* /proc/stat system + softirq + irq */
 	unsigned long long mm[9];	/* zram mm_stat */
 	unsigned long long pswpin, pswpout;
-	unsigned long long block_fallback;	/* vmstat swpin_block_fallback */
+	unsigned long long swap_ra;	/* vmstat swap_ra: pages read ahead */
 	unsigned long long partial_reads;	/* zram multi_pages_stat */
 	unsigned long long buffered_reads;	/* of those, no decompression */
 	unsigned long long in_place_reads;	/* blocks decompressed in place */
@@ -132,8 +132,7 @@ static void snap(struct snapshot *s)
 		while (fgets(line, sizeof(line), f)) {
 			sscanf(line, "pswpin %llu", &s->pswpin);
 			sscanf(line, "pswpout %llu", &s->pswpout);
-			sscanf(line, "swpin_block_fallback %llu",
-			       &s->block_fallback);
+			sscanf(line, "swap_ra %llu", &s->swap_ra);
 		}
 		fclose(f);
 	}
@@ -189,8 +188,8 @@ static void print_round(int round, const struct snapshot *a,
 			out->sys_ticks - a->sys_ticks) * 1e3 / tck);
 	printf("\"pswpout\": %llu, \"pswpin\": %llu, ",
 	       out->pswpout - a->pswpout, in->pswpin - out->pswpin);
-	printf("\"swpin_block_fallback\": %llu, \"partial_reads\": %llu, ",
-	       in->block_fallback - mid->block_fallback,
+	printf("\"swap_ra\": %llu, \"partial_reads\": %llu, ",
+	       in->swap_ra - mid->swap_ra,
 	       in->partial_reads - mid->partial_reads);
 	printf("\"buffered_reads\": %llu, ",
 	       in->buffered_reads - mid->buffered_reads);

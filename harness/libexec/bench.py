@@ -299,7 +299,7 @@ def summarize(rounds):
     s = {}
     for key in ("swapout_ms", "swapin_ms", "swapout_stime_ms",
                 "swapin_stime_ms", "sys_ms", "pswpout", "pswpin",
-                "swpin_block_fallback", "partial_reads", "buffered_reads",
+                "swpin_block_fallback", "swap_ra", "partial_reads", "buffered_reads",
                 "in_place_reads", "copied_reads"):
         s[key] = mean([r.get(key, 0) for r in rounds])
     for key in MM_KEYS:
@@ -346,7 +346,9 @@ ROWS = (
     ("huge_pages", "huge_pages", "%.0f"),
     ("pswpout (pages)", "pswpout", "%.0f"),
     ("pswpin (pages)", "pswpin", "%.0f"),
-    ("swpin_block_fallback (blocks)", "swpin_block_fallback", "%.0f"),
+    ("swpin_block_fallback (blocks; 6.12 results before swap_ra)",
+     "swpin_block_fallback", "%.0f"),
+    ("swap_ra (pages read ahead of their fault)", "swap_ra", "%.0f"),
     ("zram partial block reads", "partial_reads", "%.0f"),
     ("  of which from the stream buffer", "buffered_reads", "%.0f"),
     ("block decompressions, object read in place", "in_place_reads", "%.0f"),

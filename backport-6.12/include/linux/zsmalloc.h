@@ -36,8 +36,6 @@ enum zs_mapmode {
 struct zs_pool_stats {
 	/* How many pages were migrated (freed) */
 	atomic_long_t pages_compacted;
-	/* How many objects compaction moved to free them */
-	atomic_long_t objs_moved;
 };
 
 struct zs_pool;
@@ -68,5 +66,6 @@ struct page;
 /* for mm/zsmalloc_kunit.c only */
 int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
 			 struct page **pages, int max);
+long zs_test_objs_moved(struct zs_pool *pool);
 #endif
 #endif
