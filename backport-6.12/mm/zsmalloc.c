@@ -39,6 +39,14 @@
  * object always carries its handle inline, so it is at most
  * ZS_MULTI_PAGES_SIZE - ZS_HANDLE_SIZE bytes; none of these classes is huge.
  *
+ * A zspage does not get all its pages at once: it starts with the pages its
+ * first object needs, and zs_malloc() adds pages as objects need them, while
+ * none of the class's zspages has a free object (zspage->nr_pages counts the
+ * pages it has; a full zspage that can still grow waits on class->growable
+ * rather than on its fullness list). A class that holds a few objects then
+ * costs the pages they fill, not a whole chain. Fullness groups, compaction
+ * and the pool's page count go by the pages a zspage has.
+ *
  * An object that spans pages is mapped in place through the direct map when
  * the pages it lies in happen to be physically contiguous (consecutive
  * order-0 allocations often are) and one pointer may cross them (tag-based
@@ -76,6 +84,13 @@
  *
  * zs_map_object() returns with zspage->lock read-held and the per-CPU
  * mapping area's local lock held, until zs_unmap_object().
+ *
+ * A zspage grows under class->lock alone, and its pages are allocated with
+ * no lock held. Growth only links pages after the last one, so the others
+ * who walk a chain need no more: mappers never look past the pages of their
+ * own object, migration and compaction hold class->lock, and lock_zspage()
+ * walks only zspages that async_free_zspage() took off the class's lists,
+ * where zs_malloc() cannot find them to grow them.
  */
 
 #include <linux/module.h>
@@ -160,6 +175,8 @@
 #define FULLNESS_BITS	4
 #define CLASS_BITS	8
 #define MAGIC_VAL_BITS	8
+/* zspage->nr_pages: up to ZS_MAX_ZSPAGE_PAGES */
+#define ZS_PAGES_BITS	6
 
 #define ZS_MAX_PAGES_PER_ZSPAGE	(_AC(CONFIG_ZSMALLOC_CHAIN_SIZE, UL))
 
@@ -237,6 +254,7 @@ enum class_stat_type {
 	/* NOTE: stats for 12 fullness groups here: from inuse 0 to 100 */
 	ZS_OBJS_ALLOCATED       = NR_FULLNESS_GROUPS,
 	ZS_OBJS_INUSE,
+	ZS_PAGES_USED,
 	NR_CLASS_STAT_TYPES,
 };
 
@@ -263,6 +281,13 @@ struct size_class {
 	int objs_per_zspage;
 	/* Number of PAGE_SIZE sized pages to combine to form a 'zspage' */
 	int pages_per_zspage;
+	/*
+	 * Zspages that have yet to get all their pages and have no free object
+	 * in those they have: zs_malloc() grows them before it makes new ones
+	 */
+	struct list_head growable;
+	/* an allocation is getting pages to grow one of them */
+	bool growth_pending;
 
 	unsigned int index;
 	struct zs_size_stat stats;
@@ -324,6 +349,8 @@ struct zspage {
 		unsigned int fullness:FULLNESS_BITS;
 		unsigned int class:CLASS_BITS + 1;
 		unsigned int magic:MAGIC_VAL_BITS;
+		/* pages it has so far: see zspage_capacity() */
+		unsigned int nr_pages:ZS_PAGES_BITS;
 	};
 	unsigned int inuse;
 	unsigned int freeobj;
@@ -362,10 +389,12 @@ static void migrate_write_unlock(struct zspage *zspage);
 static void kick_deferred_free(struct zs_pool *pool);
 static void init_deferred_free(struct zs_pool *pool);
 static void SetZsPageMovable(struct zs_pool *pool, struct zspage *zspage);
+static void set_page_movable(struct page *page);
 #else
 static void kick_deferred_free(struct zs_pool *pool) {}
 static void init_deferred_free(struct zs_pool *pool) {}
 static void SetZsPageMovable(struct zs_pool *pool, struct zspage *zspage) {}
+static void set_page_movable(struct page *page) {}
 #endif
 
 static int create_cache(struct zs_pool *pool)
@@ -567,6 +596,62 @@ static inline void set_freeobj(struct zspage *zspage, unsigned int obj)
 	zspage->freeobj = obj;
 }
 
+/*
+ * Multi-page zspages grow by at least this many pages at a time: an object
+ * that straddles two growths rarely lies in contiguous pages, and is then
+ * copied when mapped (see obj_contig_addr()).
+ */
+#define ZS_MULTI_PAGES_GROWTH	4
+
+/* Pages that hold the first @objs objects of a zspage of @class */
+static unsigned int zspage_pages_for(struct size_class *class,
+				     unsigned int objs)
+{
+	return DIV_ROUND_UP((unsigned long)objs * class->size, PAGE_SIZE);
+}
+
+/* Pages a zspage of @class that has @nr_pages adds to hold @objs objects */
+static unsigned int zspage_growth(struct size_class *class,
+				  unsigned int nr_pages, unsigned int objs)
+{
+	unsigned int pages = zspage_pages_for(class, objs) - nr_pages;
+
+	if (class->size > PAGE_SIZE)
+		pages = max(pages, min_t(unsigned int, ZS_MULTI_PAGES_GROWTH,
+					 class->pages_per_zspage - nr_pages));
+	return pages;
+}
+
+/*
+ * Objects that lie wholly in the pages @zspage has so far. Fullness checks
+ * on every zs_malloc() and zs_free() ask; most zspages are fully grown.
+ */
+static unsigned int zspage_capacity(struct size_class *class,
+				    struct zspage *zspage)
+{
+	unsigned long bytes = (unsigned long)zspage->nr_pages << PAGE_SHIFT;
+
+	if (zspage->nr_pages == class->pages_per_zspage)
+		return class->objs_per_zspage;
+	return min_t(unsigned long, class->objs_per_zspage,
+		     bytes / class->size);
+}
+
+/* Whether @zspage has yet to get the pages of some of its objects */
+static bool zspage_can_grow(struct size_class *class, struct zspage *zspage)
+{
+	return zspage_capacity(class, zspage) < class->objs_per_zspage;
+}
+
+/* Offset in page @nr of a zspage of @class of its first object start */
+static unsigned int first_obj_offset_of(struct size_class *class,
+					unsigned int nr)
+{
+	unsigned long start = (unsigned long)nr << PAGE_SHIFT;
+
+	return roundup(start, class->size) - start;
+}
+
 static struct size_class *zspage_class(struct zs_pool *pool,
 				       struct zspage *zspage)
 {
@@ -651,7 +736,6 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	int i, fg;
 	struct zs_pool *pool = s->private;
 	struct size_class *class;
-	int objs_per_zspage;
 	unsigned long obj_allocated, obj_used, pages_used, freeable;
 	unsigned long total_objs = 0, total_used_objs = 0, total_pages = 0;
 	unsigned long total_freeable = 0;
@@ -680,12 +764,9 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 
 		obj_allocated = class_stat_read(class, ZS_OBJS_ALLOCATED);
 		obj_used = class_stat_read(class, ZS_OBJS_INUSE);
+		pages_used = class_stat_read(class, ZS_PAGES_USED);
 		freeable = zs_can_compact(class);
 		spin_unlock(&class->lock);
-
-		objs_per_zspage = class->objs_per_zspage;
-		pages_used = obj_allocated / objs_per_zspage *
-				class->pages_per_zspage;
 
 		seq_printf(s, "%13lu %10lu %10lu %16d %8lu %15d\n",
 			   obj_allocated, obj_used, pages_used,
@@ -759,17 +840,18 @@ static inline void zs_pool_stat_destroy(struct zs_pool *pool)
  */
 static int get_fullness_group(struct size_class *class, struct zspage *zspage)
 {
-	int inuse, objs_per_zspage, ratio;
+	int inuse, capacity, ratio;
 
+	/* A zspage that has yet to grow is as full as the pages it has */
 	inuse = get_zspage_inuse(zspage);
-	objs_per_zspage = class->objs_per_zspage;
+	capacity = zspage_capacity(class, zspage);
 
 	if (inuse == 0)
 		return ZS_INUSE_RATIO_0;
-	if (inuse == objs_per_zspage)
+	if (inuse == capacity)
 		return ZS_INUSE_RATIO_100;
 
-	ratio = 100 * inuse / objs_per_zspage;
+	ratio = 100 * inuse / capacity;
 	/*
 	 * Take integer division into consideration: a page with one inuse
 	 * object out of 127 possible, will end up having 0 usage ratio,
@@ -788,8 +870,13 @@ static void insert_zspage(struct size_class *class,
 				struct zspage *zspage,
 				int fullness)
 {
+	struct list_head *head = &class->fullness_list[fullness];
+
+	/* a full zspage that can take more pages waits to grow */
+	if (fullness == ZS_INUSE_RATIO_100 && zspage_can_grow(class, zspage))
+		head = &class->growable;
 	class_stat_add(class, fullness, 1);
-	list_add(&zspage->list, &class->fullness_list[fullness]);
+	list_add(&zspage->list, head);
 	zspage->fullness = fullness;
 }
 
@@ -801,7 +888,7 @@ static void remove_zspage(struct size_class *class, struct zspage *zspage)
 {
 	int fullness = zspage->fullness;
 
-	VM_BUG_ON(list_empty(&class->fullness_list[fullness]));
+	VM_WARN_ON_ONCE(list_empty(&zspage->list));
 
 	list_del_init(&zspage->list);
 	class_stat_sub(class, fullness, 1);
@@ -957,10 +1044,11 @@ static void __free_zspage(struct zs_pool *pool, struct size_class *class,
 		page = next;
 	} while (page != NULL);
 
-	cache_free_zspage(pool, zspage);
+	class_stat_sub(class, ZS_OBJS_ALLOCATED, zspage_capacity(class, zspage));
+	class_stat_sub(class, ZS_PAGES_USED, zspage->nr_pages);
+	atomic_long_sub(zspage->nr_pages, &pool->pages_allocated);
 
-	class_stat_sub(class, ZS_OBJS_ALLOCATED, class->objs_per_zspage);
-	atomic_long_sub(class->pages_per_zspage, &pool->pages_allocated);
+	cache_free_zspage(pool, zspage);
 }
 
 static void free_zspage(struct zs_pool *pool, struct size_class *class,
@@ -983,64 +1071,65 @@ static void free_zspage(struct zs_pool *pool, struct size_class *class,
 	__free_zspage(pool, class, zspage);
 }
 
+/*
+ * Put objects [@first, @last) of @zspage on its free list, which must be
+ * empty, in order. The slot after them, when it starts in a page the zspage
+ * has (an object the zspage has yet to grow for, or the tail of a full one),
+ * gets a header that reads as free: its page came straight from the buddy
+ * allocator, and compaction and migration test every object start in a page.
+ */
+static void link_free_objects(struct size_class *class, struct zspage *zspage,
+			      unsigned int first, unsigned int last)
+{
+	unsigned long end = (unsigned long)zspage->nr_pages << PAGE_SHIFT;
+	struct page *page = get_first_page(zspage);
+	unsigned int obj, nr = 0;
+	void *vaddr = NULL;
+
+	for (obj = first; obj <= last; obj++) {
+		unsigned long off = (unsigned long)obj * class->size;
+		struct link_free *link;
+
+		if (obj == last && off >= end)
+			break;
+		if (!vaddr || off >> PAGE_SHIFT != nr) {
+			if (vaddr)
+				kunmap_local(vaddr);
+			for (; nr < off >> PAGE_SHIFT; nr++)
+				page = get_next_page(page);
+			vaddr = kmap_local_page(page);
+		}
+		link = vaddr + offset_in_page(off);
+		/* the last link, and the header after it, have no tag bit */
+		if (obj + 1 < last)
+			link->next = (obj + 1) << OBJ_TAG_BITS;
+		else
+			link->next = -1UL << OBJ_TAG_BITS;
+	}
+	if (vaddr)
+		kunmap_local(vaddr);
+
+	set_freeobj(zspage, first);
+}
+
 /* Initialize a newly allocated zspage */
 static void init_zspage(struct size_class *class, struct zspage *zspage)
 {
-	unsigned int freeobj = 1;
-	unsigned long off = 0;
 	struct page *page = get_first_page(zspage);
+	unsigned int nr = 0;
 
-	while (page) {
-		struct page *next_page;
-		struct link_free *link;
-		void *vaddr;
+	for (; page; page = get_next_page(page))
+		set_first_obj_offset(page, first_obj_offset_of(class, nr++));
 
-		set_first_obj_offset(page, off);
-		if (off >= PAGE_SIZE) {
-			/* a multi-page object covers this whole page */
-			off -= PAGE_SIZE;
-			page = get_next_page(page);
-			continue;
-		}
-
-		vaddr = kmap_atomic(page);
-		link = (struct link_free *)vaddr + off / sizeof(*link);
-
-		while ((off += class->size) < PAGE_SIZE) {
-			link->next = freeobj++ << OBJ_TAG_BITS;
-			link += class->size / sizeof(*link);
-		}
-
-		/*
-		 * We now come to the last (full or partial) object on this
-		 * page, which must point to the first object on the next
-		 * page (if present)
-		 */
-		next_page = get_next_page(page);
-		if (next_page) {
-			link->next = freeobj++ << OBJ_TAG_BITS;
-		} else {
-			/*
-			 * Reset OBJ_TAG_BITS bit to last link to tell
-			 * whether it's allocated object or not.
-			 */
-			link->next = -1UL << OBJ_TAG_BITS;
-		}
-		kunmap_atomic(vaddr);
-		page = next_page;
-		off -= PAGE_SIZE;
-	}
-
-	set_freeobj(zspage, 0);
+	link_free_objects(class, zspage, 0, zspage_capacity(class, zspage));
 }
 
 static void create_page_chain(struct size_class *class, struct zspage *zspage,
-				struct page *pages[])
+			      struct page *pages[], unsigned int nr_pages)
 {
 	int i;
 	struct page *page;
 	struct page *prev_page = NULL;
-	int nr_pages = class->pages_per_zspage;
 
 	/*
 	 * Allocate individual pages and link them together as:
@@ -1065,48 +1154,69 @@ static void create_page_chain(struct size_class *class, struct zspage *zspage,
 		}
 		prev_page = page;
 	}
+	zspage->nr_pages = nr_pages;
 }
 
 /*
- * Allocate a zspage for the given size class
+ * Give back @nr pages alloc_zspage_pages() got and no zspage took: they are
+ * counted in NR_ZSPAGES and typed as zsmalloc's, as a zspage's pages are.
+ */
+static void free_unused_pages(struct page *pages[], unsigned int nr)
+{
+	while (nr--) {
+		dec_zone_page_state(pages[nr], NR_ZSPAGES);
+		__ClearPageZsmalloc(pages[nr]);
+		__free_page(pages[nr]);
+	}
+}
+
+/* Allocate @nr pages for zspages into @pages; all or none */
+static bool alloc_zspage_pages(struct page *pages[], unsigned int nr,
+			       gfp_t gfp)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_COMPACTION))
+		gfp &= ~__GFP_MOVABLE;
+
+	for (i = 0; i < nr; i++) {
+		struct page *page = alloc_page(gfp);
+
+		if (!page) {
+			free_unused_pages(pages, i);
+			return false;
+		}
+		__SetPageZsmalloc(page);
+		inc_zone_page_state(page, NR_ZSPAGES);
+		pages[i] = page;
+	}
+	return true;
+}
+
+/*
+ * Allocate a zspage for the given size class, with the pages its first
+ * object needs: it grows as objects need more (grow_zspage()).
  */
 static struct zspage *alloc_zspage(struct zs_pool *pool,
 					struct size_class *class,
 					gfp_t gfp)
 {
-	int i;
 	struct page *pages[ZS_MAX_ZSPAGE_PAGES];
+	unsigned int nr = zspage_growth(class, 0, 1);
 	struct zspage *zspage = cache_alloc_zspage(pool, gfp);
 
 	if (!zspage)
 		return NULL;
 
-	if (!IS_ENABLED(CONFIG_COMPACTION))
-		gfp &= ~__GFP_MOVABLE;
-
 	zspage->magic = ZSPAGE_MAGIC;
 	migrate_lock_init(zspage);
 
-	for (i = 0; i < class->pages_per_zspage; i++) {
-		struct page *page;
-
-		page = alloc_page(gfp);
-		if (!page) {
-			while (--i >= 0) {
-				dec_zone_page_state(pages[i], NR_ZSPAGES);
-				__ClearPageZsmalloc(pages[i]);
-				__free_page(pages[i]);
-			}
-			cache_free_zspage(pool, zspage);
-			return NULL;
-		}
-		__SetPageZsmalloc(page);
-
-		inc_zone_page_state(page, NR_ZSPAGES);
-		pages[i] = page;
+	if (!alloc_zspage_pages(pages, nr, gfp)) {
+		cache_free_zspage(pool, zspage);
+		return NULL;
 	}
 
-	create_page_chain(class, zspage, pages);
+	create_page_chain(class, zspage, pages, nr);
 	init_zspage(class, zspage);
 	zspage->pool = pool;
 	zspage->class = class->index;
@@ -1282,9 +1392,10 @@ static bool can_merge(struct size_class *prev, int pages_per_zspage,
 	return false;
 }
 
+/* No free object in the pages it has (it may still grow) */
 static bool zspage_full(struct size_class *class, struct zspage *zspage)
 {
-	return get_zspage_inuse(zspage) == class->objs_per_zspage;
+	return get_zspage_inuse(zspage) == zspage_capacity(class, zspage);
 }
 
 static bool zspage_empty(struct zspage *zspage)
@@ -1474,6 +1585,21 @@ long zs_test_objs_moved(struct zs_pool *pool)
 	return atomic_long_read(&pool->objs_moved);
 }
 EXPORT_SYMBOL_IF_KUNIT(zs_test_objs_moved);
+
+/*
+ * For the KUnit suite: make zs_malloc() of @size objects act, while @hold,
+ * as if another allocation were getting pages to grow a zspage of their
+ * class, the way two CPUs that miss at once meet.
+ */
+void zs_test_hold_growth(struct zs_pool *pool, size_t size, bool hold)
+{
+	struct size_class *class = lookup_size_class(pool, size);
+
+	spin_lock(&class->lock);
+	class->growth_pending = hold;
+	spin_unlock(&class->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(zs_test_hold_growth);
 #endif
 
 /**
@@ -1555,6 +1681,110 @@ static unsigned long obj_malloc(struct zs_pool *pool,
 }
 
 
+/*
+ * Add @nr pages to @zspage, a zspage of class->growable, and put the
+ * objects they complete on its free list, which is empty.
+ */
+static void grow_zspage(struct zs_pool *pool, struct size_class *class,
+			struct zspage *zspage, struct page *pages[],
+			unsigned int nr)
+{
+	unsigned int old = zspage_capacity(class, zspage), i;
+	struct page *last = get_first_page(zspage), *next;
+
+	assert_spin_locked(&class->lock);
+	VM_WARN_ON_ONCE(get_zspage_inuse(zspage) != old);
+
+	while ((next = get_next_page(last)))
+		last = next;
+	for (i = 0; i < nr; i++) {
+		struct page *page = pages[i];
+
+		set_page_private(page, (unsigned long)zspage);
+		page->index = 0;
+		set_first_obj_offset(page,
+				     first_obj_offset_of(class, zspage->nr_pages));
+		set_page_movable(page);
+		last->index = (unsigned long)page;
+		last = page;
+		zspage->nr_pages++;
+	}
+
+	link_free_objects(class, zspage, old, zspage_capacity(class, zspage));
+	class_stat_add(class, ZS_OBJS_ALLOCATED,
+		       zspage_capacity(class, zspage) - old);
+	class_stat_add(class, ZS_PAGES_USED, nr);
+	atomic_long_add(nr, &pool->pages_allocated);
+	fix_fullness_group(class, zspage);
+}
+
+/* Pages the first zspage of class->growable needs for one more object */
+static struct zspage *first_growable(struct size_class *class,
+				     unsigned int *need)
+{
+	struct zspage *zspage;
+
+	zspage = list_first_entry_or_null(&class->growable, struct zspage, list);
+	if (zspage)
+		*need = zspage_growth(class, zspage->nr_pages,
+				      zspage_capacity(class, zspage) + 1);
+	return zspage;
+}
+
+/*
+ * A zspage for one more object of @class: one with a free object, or a
+ * zspage of class->growable grown by the pages it needs. Called and returns
+ * with class->lock held, which it drops to allocate pages; NULL if a new
+ * zspage is needed (*@err 0) or if pages could not be had (*@err -ENOMEM).
+ *
+ * One allocation at a time gets pages for growth (class->growth_pending):
+ * another one that finds no free object meanwhile makes a new zspage, which
+ * grows in turn once it is full. Pages are got with no zspage pointer held
+ * across the unlocked allocation, since the zspage may be freed meanwhile;
+ * whichever zspage is first in class->growable when they arrive takes them,
+ * and they are only given back when none is left.
+ */
+static struct zspage *find_or_grow_zspage(struct zs_pool *pool,
+					  struct size_class *class,
+					  gfp_t gfp, int *err)
+{
+	struct page *pages[ZS_MAX_ZSPAGE_PAGES];
+	unsigned int have = 0, need = 0;
+	struct zspage *zspage;
+	bool ok;
+
+	*err = 0;
+	for (;;) {
+		zspage = first_growable(class, &need);
+		if (zspage && need <= have) {
+			grow_zspage(pool, class, zspage, pages, need);
+			memmove(pages, pages + need,
+				(have - need) * sizeof(pages[0]));
+			have -= need;
+			break;
+		}
+		zspage = find_get_zspage(class);
+		if (zspage || list_empty(&class->growable))
+			break;
+		if (class->growth_pending && !have)
+			break;
+
+		class->growth_pending = true;
+		spin_unlock(&class->lock);
+		ok = alloc_zspage_pages(pages + have, need - have, gfp);
+		spin_lock(&class->lock);
+		class->growth_pending = false;
+		if (!ok) {
+			*err = -ENOMEM;
+			break;
+		}
+		have = need;
+	}
+
+	free_unused_pages(pages, have);
+	return zspage;
+}
+
 /**
  * zs_malloc - Allocate block of given size from pool.
  * @pool: pool to allocate from
@@ -1569,7 +1799,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 {
 	unsigned long handle;
 	struct size_class *class;
-	int newfg;
+	int newfg, err;
 	struct zspage *zspage;
 
 	if (unlikely(!size))
@@ -1586,7 +1816,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 
 	/* class->lock effectively protects the zpage migration */
 	spin_lock(&class->lock);
-	zspage = find_get_zspage(class);
+	zspage = find_or_grow_zspage(pool, class, gfp, &err);
 	if (likely(zspage)) {
 		obj_malloc(pool, zspage, handle);
 		/* Now move the zspage to another fullness group, if required */
@@ -1598,7 +1828,7 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 
 	spin_unlock(&class->lock);
 
-	zspage = alloc_zspage(pool, class, gfp);
+	zspage = err ? NULL : alloc_zspage(pool, class, gfp);
 	if (!zspage) {
 		cache_free_handle(pool, handle);
 		return (unsigned long)ERR_PTR(-ENOMEM);
@@ -1608,8 +1838,9 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 	obj_malloc(pool, zspage, handle);
 	newfg = get_fullness_group(class, zspage);
 	insert_zspage(class, zspage, newfg);
-	atomic_long_add(class->pages_per_zspage, &pool->pages_allocated);
-	class_stat_add(class, ZS_OBJS_ALLOCATED, class->objs_per_zspage);
+	atomic_long_add(zspage->nr_pages, &pool->pages_allocated);
+	class_stat_add(class, ZS_OBJS_ALLOCATED, zspage_capacity(class, zspage));
+	class_stat_add(class, ZS_PAGES_USED, zspage->nr_pages);
 	class_stat_add(class, ZS_OBJS_INUSE, 1);
 
 	/* We completely set up zspage so mark them as movable */
@@ -1891,6 +2122,9 @@ static void lock_zspage(struct zspage *zspage)
 	 * the wrong page to unlock, so we must take a reference to the page
 	 * prior to waiting for it to unlock outside migrate_read_lock().
 	 */
+	/* off every list: no zs_malloc() can grow it (see the lock order) */
+	VM_WARN_ON_ONCE(!list_empty(&zspage->list));
+
 	while (1) {
 		migrate_read_lock(zspage);
 		page = get_first_page(zspage);
@@ -1963,7 +2197,7 @@ static void replace_sub_page(struct size_class *class, struct zspage *zspage,
 		idx++;
 	} while ((page = get_next_page(page)) != NULL);
 
-	create_page_chain(class, zspage, pages);
+	create_page_chain(class, zspage, pages, idx);
 	set_first_obj_offset(newpage, get_first_obj_offset(oldpage));
 	if (unlikely(ZsHugePage(zspage)))
 		newpage->index = oldpage->index;
@@ -2098,7 +2332,7 @@ static void async_free_zspage(struct work_struct *work)
 	}
 
 	list_for_each_entry_safe(zspage, tmp, &free_pages, list) {
-		list_del(&zspage->list);
+		list_del_init(&zspage->list);
 		lock_zspage(zspage);
 
 		class = zspage_class(pool, zspage);
@@ -2124,14 +2358,19 @@ static void init_deferred_free(struct zs_pool *pool)
 	INIT_WORK(&pool->free_work, async_free_zspage);
 }
 
+static void set_page_movable(struct page *page)
+{
+	WARN_ON(!trylock_page(page));
+	__SetPageMovable(page, &zsmalloc_mops);
+	unlock_page(page);
+}
+
 static void SetZsPageMovable(struct zs_pool *pool, struct zspage *zspage)
 {
 	struct page *page = get_first_page(zspage);
 
 	do {
-		WARN_ON(!trylock_page(page));
-		__SetPageMovable(page, &zsmalloc_mops);
-		unlock_page(page);
+		set_page_movable(page);
 	} while ((page = get_next_page(page)) != NULL);
 }
 #else
@@ -2190,8 +2429,8 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 
 		fg = putback_zspage(class, src_zspage);
 		if (fg == ZS_INUSE_RATIO_0) {
+			pages_freed += src_zspage->nr_pages;
 			free_zspage(pool, class, src_zspage);
-			pages_freed += class->pages_per_zspage;
 		}
 		src_zspage = NULL;
 
@@ -2454,6 +2693,7 @@ struct zs_pool *zs_create_pool(const char *name)
 			INIT_LIST_HEAD(&class->fullness_list[fullness]);
 			fullness++;
 		}
+		INIT_LIST_HEAD(&class->growable);
 
 		prev_class = class;
 	}
@@ -2502,6 +2742,8 @@ void zs_destroy_pool(struct zs_pool *pool)
 			pr_err("Class-%d fullness group %d is not empty\n",
 			       class->size, fg);
 		}
+		if (!list_empty(&class->growable))
+			pr_err("Class-%d has zspages left to grow\n", class->size);
 		kfree(class);
 	}
 
@@ -2516,6 +2758,7 @@ static int __init zs_init(void)
 	/* class indices must fit zspage->class, offsets the page_type bits */
 	BUILD_BUG_ON(ZS_SIZE_CLASSES > (1 << (CLASS_BITS + 1)));
 	BUILD_BUG_ON(ZS_MULTI_PAGES_SIZE > FIRST_OBJ_PAGE_TYPE_MASK);
+	BUILD_BUG_ON(ZS_MAX_ZSPAGE_PAGES >= 1 << ZS_PAGES_BITS);
 
 	int ret;
 

@@ -841,6 +841,51 @@ static void zs_test_compaction(struct kunit *test)
 	zs_test_compact_sizes(test, sizes, n);
 }
 
+/* mm/zsmalloc.c's ZS_MULTI_PAGES_GROWTH: fewest pages a multi-page zspage adds */
+#define ZS_TEST_MULTI_GROWTH	4
+
+/*
+ * Pages a zspage of class @c has once it took @objs objects one by one:
+ * zs_malloc() gives it the pages its next object needs, at least
+ * ZS_TEST_MULTI_GROWTH at a time in multi-page classes, whenever all the
+ * objects of the pages it has are in use.
+ */
+static unsigned int zs_test_zspage_pages(const struct zs_test_class *c,
+					 unsigned int objs)
+{
+	unsigned int pages = 0, capacity = 0, need;
+
+	while (capacity < objs) {
+		need = DIV_ROUND_UP((capacity + 1) * c->size, PAGE_SIZE) - pages;
+		if (c->size > PAGE_SIZE)
+			need = max(need, min_t(unsigned int, ZS_TEST_MULTI_GROWTH,
+					       c->pages_per_zspage - pages));
+		pages += need;
+		capacity = min_t(unsigned int, c->objs_per_zspage,
+				 pages * PAGE_SIZE / c->size);
+	}
+	return pages;
+}
+
+/*
+ * Pages the first @objs of @nr objects of class @c hold, in a fresh pool that
+ * took all @nr in order: zspages fill one after the other, each growing as
+ * its objects need pages, and keep the pages they grew to until they are
+ * freed.
+ */
+static unsigned long zs_test_pages_of(const struct zs_test_class *c,
+				      unsigned int objs, unsigned int nr)
+{
+	unsigned int opz = c->objs_per_zspage, zspages = DIV_ROUND_UP(objs, opz);
+	unsigned int last = nr ? (nr - 1) / opz : 0;
+	unsigned long pages = (unsigned long)zspages * c->pages_per_zspage;
+
+	if (zspages > last)
+		pages -= c->pages_per_zspage -
+			 zs_test_zspage_pages(c, nr - last * opz);
+	return pages;
+}
+
 /*
  * Allocate @nr objects of @size into a fresh pool: objects fill zspages in
  * order, so the page count is known after every allocation and, freeing in
@@ -861,7 +906,7 @@ static void zs_test_account_size(struct kunit *test, size_t size,
 
 	for (i = 0; i < nr; i++) {
 		zs_test_alloc_range(test, set, i, 1, size);
-		expect = DIV_ROUND_UP(i + 1, opz) * ppz;
+		expect = zs_test_pages_of(c, i + 1, i + 1);
 		KUNIT_ASSERT_EQ_MSG(test, zs_get_total_pages(ctx->pool), expect,
 				    "size %zu (class %zu: %u pages, %u objs), %u objects",
 				    size, c->size, ppz, opz, i + 1);
@@ -870,7 +915,7 @@ static void zs_test_account_size(struct kunit *test, size_t size,
 
 	for (i = nr; i-- > 0;) {
 		zs_test_obj_free(ctx->pool, &set->objs[i]);
-		expect = DIV_ROUND_UP(i, opz) * ppz;
+		expect = zs_test_pages_of(c, i, nr);
 		KUNIT_ASSERT_EQ_MSG(test, zs_test_total_pages(ctx->pool, expect),
 				    expect,
 				    "size %zu (class %zu: %u pages, %u objs), %u objects",
@@ -942,6 +987,113 @@ out:
 	put_page(page);
 	put_page(newpage);	/* zsmalloc holds its own reference */
 	return rc;
+}
+
+/* The class whose zspages grow in the most steps */
+static const struct zs_test_class *zs_test_longest(struct zs_test_ctx *ctx)
+{
+	const struct zs_test_class *c, *longest = ctx->classes;
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
+		if (c->pages_per_zspage > longest->pages_per_zspage)
+			longest = c;
+	return longest;
+}
+
+/*
+ * A zspage that stopped short of its pages while another allocation was
+ * getting pages to grow one (two CPUs that missed at once: the new zspage
+ * is made meanwhile, zs_test_hold_growth()) grows too once it is full:
+ * two zspages' worth of objects take two whole zspages, not a third one.
+ */
+static void zs_test_growth_held(struct kunit *test,
+				const struct zs_test_class *c)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int opz = c->objs_per_zspage, first, i;
+	struct zs_test_set *set;
+	unsigned long pages;
+
+	set = zs_test_set_create(test, 2 * opz);
+	/* fill the pages the first zspage starts with */
+	first = zs_test_pages_of(c, 1, 1) * PAGE_SIZE / c->size;
+	first = clamp(first, 1U, opz);
+	zs_test_alloc_range(test, set, 0, first, c->last);
+
+	zs_test_hold_growth(ctx->pool, c->last, true);
+	zs_test_alloc_range(test, set, first, 1, c->last);
+	zs_test_hold_growth(ctx->pool, c->last, false);
+	pages = zs_get_total_pages(ctx->pool);
+	KUNIT_EXPECT_EQ_MSG(test, pages, 2 * zs_test_pages_of(c, 1, 1),
+			    "class %zu: a second zspage while growth is held",
+			    c->size);
+
+	for (i = first + 1; i < set->nr; i++)
+		zs_test_alloc_range(test, set, i, 1, c->last);
+	KUNIT_EXPECT_EQ_MSG(test, zs_get_total_pages(ctx->pool),
+			    2UL * c->pages_per_zspage,
+			    "class %zu (%u pages, %u objs): %u objects",
+			    c->size, c->pages_per_zspage, opz, set->nr);
+	zs_test_verify_all(test, set);
+	zs_test_set_destroy(test, set);
+}
+
+/*
+ * A zspage whose free was deferred (zs_free() found a page of it locked)
+ * stays on its class's lists until the deferred free takes it, and an
+ * allocation may use it again meanwhile: it must then grow like any other.
+ * Whether the deferred free came first depends on the scheduler; the test
+ * reports which, and checks the page count either way.
+ */
+static void zs_test_growth_deferred(struct kunit *test,
+				    const struct zs_test_class *c)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	unsigned int opz = c->objs_per_zspage, first, i;
+	unsigned long start = zs_test_pages_of(c, 1, 1), pages;
+	struct zs_test_set *set;
+	struct page *locked;
+	bool reused;
+
+	first = clamp_t(unsigned int, start * PAGE_SIZE / c->size, 1, opz);
+	set = zs_test_set_create(test, opz);
+	zs_test_alloc_range(test, set, 0, first, c->last);
+	KUNIT_ASSERT_EQ(test, zs_test_object_pages(ctx->pool, set->objs[0].handle,
+						   &locked, 1) >= 1, true);
+	KUNIT_ASSERT_TRUE(test, trylock_page(locked));
+	for (i = 0; i < first; i++)
+		zs_test_obj_free(ctx->pool, &set->objs[i]);
+
+	/* the freed zspage's pages are still counted: in use again, or not */
+	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), start);
+	zs_test_alloc_range(test, set, 0, 1, c->last);
+	reused = zs_get_total_pages(ctx->pool) == start;
+	for (i = 1; i < set->nr; i++)
+		zs_test_alloc_range(test, set, i, 1, c->last);
+	pages = zs_get_total_pages(ctx->pool);
+	unlock_page(locked);
+
+	/* reused: it grew to a whole zspage; else the old one awaits its free */
+	KUNIT_EXPECT_EQ_MSG(test, pages,
+			    c->pages_per_zspage + (reused ? 0 : start),
+			    "class %zu: %s zspage", c->size,
+			    reused ? "a reused" : "a new");
+	zs_test_verify_all(test, set);
+	zs_test_set_destroy(test, set);
+	kunit_info(test, "class %zu: the zspage whose free was deferred was %s\n",
+		   c->size, reused ? "used again and grew" :
+		   "freed first (a new zspage was made)");
+}
+
+static void zs_test_growth(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const struct zs_test_class *c = zs_test_longest(ctx);
+
+	if (zs_test_pages_of(c, 1, 1) >= c->pages_per_zspage)
+		kunit_skip(test, "no class whose zspages grow");
+	zs_test_growth_held(test, c);
+	zs_test_growth_deferred(test, c);
 }
 
 /*
@@ -1168,6 +1320,7 @@ static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_churn),
 	KUNIT_CASE(zs_test_compaction),
 	KUNIT_CASE(zs_test_accounting),
+	KUNIT_CASE(zs_test_growth),
 	KUNIT_CASE(zs_test_migration),
 	KUNIT_CASE(zs_test_in_place),
 	{}

@@ -67,5 +67,6 @@ struct page;
 int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
 			 struct page **pages, int max);
 long zs_test_objs_moved(struct zs_pool *pool);
+void zs_test_hold_growth(struct zs_pool *pool, size_t size, bool hold);
 #endif
 #endif
