@@ -1841,7 +1841,20 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
 	return zram_read_page(zram, bvec->bv_page, index, bio);
 }
 
-static int zram_write_page(struct zram *zram, struct page *page, u32 index)
+/* How zram_store_page() stores a page */
+enum zram_store_how {
+	ZRAM_STORE_ANY,		/* as it turns out: same-filled, compressed, huge */
+	ZRAM_STORE_SAME,	/* same-filled, as its whole block was */
+	ZRAM_STORE_RAW,		/* as it is: its block did not compress at all */
+};
+
+/*
+ * Store @page at slot @index, @how: a block stored page by page tells what
+ * it found, so that its pages are not scanned or compressed again
+ * (@element: the fill of a same-filled block).
+ */
+static int zram_store_page(struct zram *zram, struct page *page, u32 index,
+			   enum zram_store_how how, unsigned long element)
 {
 	int ret = 0;
 	unsigned long alloced_pages;
@@ -1849,11 +1862,15 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index)
 	unsigned int comp_len = 0;
 	void *src, *dst, *mem;
 	struct zcomp_strm *zstrm;
-	unsigned long element = 0;
 	enum zram_pageflags flags = 0;
 
+	if (how == ZRAM_STORE_SAME) {
+		flags = ZRAM_SAME;
+		atomic64_inc(&zram->stats.same_pages);
+		goto out;
+	}
 	mem = kmap_local_page(page);
-	if (page_same_filled(mem, &element)) {
+	if (how == ZRAM_STORE_ANY && page_same_filled(mem, &element)) {
 		kunmap_local(mem);
 		/* Free memory associated with this sector now. */
 		flags = ZRAM_SAME;
@@ -1864,10 +1881,14 @@ static int zram_write_page(struct zram *zram, struct page *page, u32 index)
 
 compress_again:
 	zstrm = zcomp_stream_get(zram->comps[ZRAM_PRIMARY_COMP]);
-	src = kmap_local_page(page);
-	ret = zcomp_compress(zram->comps[ZRAM_PRIMARY_COMP], zstrm,
-			     src, PAGE_SIZE, &comp_len);
-	kunmap_local(src);
+	if (how == ZRAM_STORE_RAW) {
+		comp_len = PAGE_SIZE;
+	} else {
+		src = kmap_local_page(page);
+		ret = zcomp_compress(zram->comps[ZRAM_PRIMARY_COMP], zstrm,
+				     src, PAGE_SIZE, &comp_len);
+		kunmap_local(src);
+	}
 
 	if (unlikely(ret)) {
 		zcomp_stream_put(zram->comps[ZRAM_PRIMARY_COMP]);
@@ -1971,6 +1992,11 @@ out:
 	return ret;
 }
 
+static int zram_write_page(struct zram *zram, struct page *page, u32 index)
+{
+	return zram_store_page(zram, page, index, ZRAM_STORE_ANY, 0);
+}
+
 /*
  * This is a partial IO. Read the full page before writing the changes.
  */
@@ -2044,14 +2070,21 @@ static bool zram_block_same_filled(void *mem, unsigned long *element)
 	return true;
 }
 
+/*
+ * Store the block of pages from @page at slots @index.. page by page, @how
+ * the block found they should be (@element: the fill of a same-filled
+ * block).
+ */
 static int zram_write_block_as_pages(struct zram *zram, struct page *page,
-				     u32 index)
+				     u32 index, enum zram_store_how how,
+				     unsigned long element)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
-		ret = zram_write_page(zram, nth_page(page, i), index + i);
+		ret = zram_store_page(zram, nth_page(page, i), index + i, how,
+				      element);
 		if (ret)
 			return ret;
 		zram_slot_lock(zram, index + i);
@@ -2080,7 +2113,8 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 
 	if (zram_block_same_filled(src, &element)) {
 		atomic64_inc(&bs->same_blocks);
-		return zram_write_block_as_pages(zram, page, index);
+		return zram_write_block_as_pages(zram, page, index,
+						 ZRAM_STORE_SAME, element);
 	}
 
 compress_again:
@@ -2097,7 +2131,18 @@ compress_again:
 		zcomp_stream_put(comp);
 		zs_free(zram->mem_pool, handle);
 		atomic64_inc(&bs->huge_blocks);
-		return zram_write_block_as_pages(zram, page, index);
+		/*
+		 * A page of the block that compressed on its own would have
+		 * shrunk the block by about as much, as the compressors grow
+		 * data they cannot compress by well under a page: when the
+		 * block did not shrink at all, its pages would not go below
+		 * huge_class_size either, and compressing each again would
+		 * only double the work.
+		 */
+		return zram_write_block_as_pages(zram, page, index,
+						 comp_len >= ZRAM_BLOCK_SIZE ?
+						 ZRAM_STORE_RAW : ZRAM_STORE_ANY,
+						 0);
 	}
 
 	/* the same two allocation paths as zram_write_page() */
@@ -2114,7 +2159,8 @@ compress_again:
 		if (IS_ERR_VALUE(handle)) {
 			/* pages need smaller objects: they may still fit */
 			atomic64_inc(&bs->nomem_blocks);
-			return zram_write_block_as_pages(zram, page, index);
+			return zram_write_block_as_pages(zram, page, index,
+							 ZRAM_STORE_ANY, 0);
 		}
 		goto compress_again;
 	}
