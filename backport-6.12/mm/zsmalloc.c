@@ -175,8 +175,11 @@
 #define FULLNESS_BITS	4
 #define CLASS_BITS	8
 #define MAGIC_VAL_BITS	8
-/* zspage->nr_pages: up to ZS_MAX_ZSPAGE_PAGES */
-#define ZS_PAGES_BITS	6
+/*
+ * zspage->nr_pages: up to ZS_MAX_ZSPAGE_PAGES, 128 at most (a chain size of
+ * 16 at multi-page order 4)
+ */
+#define ZS_PAGES_BITS	8
 
 #define ZS_MAX_PAGES_PER_ZSPAGE	(_AC(CONFIG_ZSMALLOC_CHAIN_SIZE, UL))
 
