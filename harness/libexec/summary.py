@@ -189,11 +189,11 @@ def block_runs(results):
 
 def curve(results):
     """The README table of block sizes: one row a --block-size run."""
-    rows = ["| corpus | algorithm | mTHP | block | swap-out | swap-in "
+    rows = ["| base | corpus | algorithm | mTHP | block | swap-out | swap-in "
             "| compr_data_size | compr/ref | mem_used_total | used/compr "
             "base, patched | fault p50 sequential, random (us) | commit "
             "| command |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     runs = block_runs(results)
     for d in runs:
         b, p = d["summary"]["baseline"], d["summary"]["patched"]
@@ -205,10 +205,10 @@ def curve(results):
                 b["latency_sequential"]["p50_us"],
                 p["latency_sequential"]["p50_us"],
                 b["latency_random"]["p50_us"], p["latency_random"]["p50_us"])
-        rows.append("| %s %d MiB | %s | %d KiB%s | %d KiB | %.3f | %.3f "
-                    "| %.3f | %+.3f%% | %.3f | %.1f%%, %.1f%% | %s | %s "
-                    "| `%s` |" % (
-            d["corpus"].replace(".anon", ""),
+        rows.append("| %s | %s %d MiB | %s | %d KiB%s | %d KiB | %.3f "
+                    "| %.3f | %.3f | %+.3f%% | %.3f | %.1f%%, %.1f%% | %s "
+                    "| %s | `%s` |" % (
+            base_of(d), d["corpus"].replace(".anon", ""),
             d["size_mib"], d["algo"], d["mthp_kb"],
             ", none at swap-in" if d["fallback"] else "", d["block_kb"],
             p["swapout_ms"] / b["swapout_ms"], p["swapin_ms"] / b["swapin_ms"],
