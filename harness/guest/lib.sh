@@ -150,3 +150,9 @@ mp_stat()
 MP_STORED=1 MP_WRITTEN=2 MP_READS=3 MP_PARTIAL_READS=4 MP_PARTIAL_WRITES=5
 MP_BUFFERED_READS=9 MP_IN_PLACE_READS=10 MP_COPIED_READS=11 MP_DEFERRED_FREES=12 MP_RECOMPRESSED=13
 MP_WRITTEN_BACK=14
+# The 6.12 backport's multi_pages_stat holds mainline's first nine counters
+# and recompressed_blocks; the others are past its end (mp_stat: empty)
+case $(uname -r) in
+6.12.*) MP_RECOMPRESSED=10 MP_IN_PLACE_READS=21 MP_COPIED_READS=22
+	MP_DEFERRED_FREES=23 MP_WRITTEN_BACK=24 ;;
+esac

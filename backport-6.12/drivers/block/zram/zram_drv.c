@@ -1495,7 +1495,7 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 
 	down_read(&zram->init_lock);
 	ret = sysfs_emit(buf,
-			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			 (u64)atomic64_read(&bs->blocks_stored),
 			 (u64)atomic64_read(&bs->blocks_written),
 			 (u64)atomic64_read(&bs->block_reads),
@@ -1504,7 +1504,8 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			 (u64)atomic64_read(&bs->nomem_blocks),
 			 (u64)atomic64_read(&bs->same_blocks),
 			 (u64)atomic64_read(&bs->huge_blocks),
-			 (u64)atomic64_read(&bs->buffered_reads));
+			 (u64)atomic64_read(&bs->buffered_reads),
+			 (u64)atomic64_read(&bs->recompressed_blocks));
 	up_read(&zram->init_lock);
 
 	return ret;
@@ -1674,7 +1675,19 @@ out:
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
- * Decompress block @blk into the stream buffer and tag the buffer with the
+ * The algorithm that compressed the block of slot @index, a slot still in
+ * the block: every slot of a block carries the block's priority (the
+ * primary's when stored, a secondary's once recompressed), and a slot that
+ * leaves the block drops it. Slot (block) should be locked.
+ */
+static struct zcomp *zram_block_comp(struct zram *zram, u32 index)
+{
+	return zram->comps[zram_get_priority(zram, index)];
+}
+
+/*
+ * Decompress block @blk, which @comp compressed, into the stream buffer of
+ * @zstrm, a stream of @comp, and tag the buffer with the
  * block object's generation, unless the buffer holds it already (a page of
  * the same block read just before on this CPU: swap readahead, small
  * folios faulted in one after another, a page cache read). Generations are
@@ -1683,9 +1696,8 @@ out:
  * Returns 1 when it was there, 0 when decompressed, or an error.
  */
 static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
-				struct zcomp_strm *zstrm)
+				struct zcomp *comp, struct zcomp_strm *zstrm)
 {
-	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
 	void *src;
 	int ret;
 
@@ -1708,14 +1720,14 @@ static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
 static int zram_read_block_page(struct zram *zram, u32 index,
 				struct page *page)
 {
-	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
+	struct zcomp *comp = zram_block_comp(zram, index);
 	struct zram_block *blk = zram_block_of(zram, index);
 	struct zcomp_strm *zstrm;
 	void *mem;
 	int ret;
 
 	zstrm = zcomp_stream_get(comp);
-	ret = zram_block_to_buffer(zram, blk, zstrm);
+	ret = zram_block_to_buffer(zram, blk, comp, zstrm);
 	if (ret > 0) {
 		atomic64_inc(&zram->block_stats.buffered_reads);
 		ret = 0;
@@ -2231,8 +2243,8 @@ static void zram_copy_block_to_bio(struct zram *zram, const void *src,
 static int zram_read_block(struct zram *zram, struct bio *bio,
 			   struct bvec_iter iter, u32 index)
 {
-	struct zcomp *comp = zram->comps[ZRAM_PRIMARY_COMP];
 	struct page *page = zram_bio_block(zram, bio, iter);
+	struct zcomp *comp;
 	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
 	unsigned int i;
@@ -2244,6 +2256,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	if (blk->live != BIT(ZRAM_BLOCK_PAGES) - 1)
 		goto out;
 
+	comp = zram_block_comp(zram, index);
 	zstrm = zcomp_stream_get(comp);
 	if (page) {
 		src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
@@ -2253,7 +2266,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		if (!ret)
 			flush_dcache_folio(page_folio(page));
 	} else {
-		ret = zram_block_to_buffer(zram, blk, zstrm);
+		ret = zram_block_to_buffer(zram, blk, comp, zstrm);
 		if (ret >= 0) {
 			zram_copy_block_to_bio(zram, zstrm->buffer, bio, iter);
 			ret = 0;
@@ -2463,6 +2476,204 @@ static int zram_recompress(struct zram *zram, u32 index, struct page *page,
 #define RECOMPRESS_IDLE		(1 << 0)
 #define RECOMPRESS_HUGE		(1 << 1)
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * Recompression of blocks
+ *
+ * A block object is recompressed as a whole: the block is decompressed with
+ * the algorithm that wrote it and compressed again with a secondary one,
+ * all under the block's lock (the slot lock of any of its slots), so that
+ * a write, discard or slot free of one of its pages waits and then finds
+ * the old object or the new one. The new object is kept when it falls
+ * into a smaller size class, as for a page, and its priority is written
+ * into every slot still in the block, from where the reads take the
+ * algorithm to decompress it with.
+ *
+ * A block goes by what its live pages are, and is taken at its lowest live
+ * slot: it is idle when all of them are, incompressible when one of them
+ * is (they are marked together), and it takes as many of max_pages as it
+ * has live pages. The threshold applies to its object's size per page of
+ * the block. A block object is never huge (blocks that do not compress are
+ * stored as pages), so type=huge selects no block.
+ */
+
+/* Set priority @prio on every live slot of the block at @first */
+static void block_set_priority(struct zram *zram, u32 first, u32 prio)
+{
+	unsigned long live = zram_block_of(zram, first)->live;
+	unsigned int i;
+
+	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES)
+		zram_set_priority(zram, first + i, prio);
+}
+
+/* Set @flag on every live slot of the block at @first */
+static void block_set_flag(struct zram *zram, u32 first,
+			   enum zram_pageflags flag)
+{
+	unsigned long live = zram_block_of(zram, first)->live;
+	unsigned int i;
+
+	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES)
+		zram_set_flag(zram, first + i, flag);
+}
+
+/* Clear @flag on every live slot of the block at @first */
+static void block_clear_flag(struct zram *zram, u32 first,
+			     enum zram_pageflags flag)
+{
+	unsigned long live = zram_block_of(zram, first)->live;
+	unsigned int i;
+
+	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES)
+		zram_clear_flag(zram, first + i, flag);
+}
+
+/*
+ * Whether slot @index, a slot of a block, stands for its block (its lowest
+ * live slot) and the block is one to recompress in @mode. Slot (block)
+ * should be locked.
+ */
+static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode)
+{
+	u32 first = zram_lock_index(zram, index);
+	unsigned long live = zram_block_of(zram, first)->live;
+	unsigned int i;
+
+	if (index != first + __ffs(live) || mode & RECOMPRESS_HUGE)
+		return false;
+	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES) {
+		if (zram_test_flag(zram, first + i, ZRAM_INCOMPRESSIBLE) ||
+		    zram_test_flag(zram, first + i, ZRAM_UNDER_WB))
+			return false;
+		if (mode & RECOMPRESS_IDLE &&
+		    !zram_test_flag(zram, first + i, ZRAM_IDLE))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Recompress the block of slot @index (block_wants_recompress()) with the
+ * first secondary algorithm from @prio below @prio_max that makes it
+ * smaller, by way of @buf (ZRAM_BLOCK_SIZE bytes): see "Recompression of
+ * blocks". Slot (block) should be locked.
+ */
+static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
+				 u64 *num_recomp_pages, u32 threshold,
+				 u32 prio, u32 prio_max)
+{
+	u32 first = zram_lock_index(zram, index);
+	struct zram_block *blk = zram_block_of(zram, first);
+	unsigned int live = hweight32(blk->live);
+	u32 cur = zram_get_priority(zram, index), num_recomps = 0;
+	unsigned int class_index_old, class_index_new = 0;
+	unsigned int comp_len_new = 0;
+	struct zcomp_strm *zstrm = NULL;
+	struct zcomp *comp;
+	unsigned long handle;
+	void *src, *dst;
+	int ret;
+
+	if (*num_recomp_pages < live)
+		return 0;
+	/* Do not recompress objects that are already "small enough" */
+	if (blk->size < (u64)threshold * ZRAM_BLOCK_PAGES)
+		return 0;
+
+	comp = zram->comps[cur];
+	zstrm = zcomp_stream_get(comp);
+	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
+	ret = zcomp_decompress(comp, zstrm, src, blk->size, buf,
+			       ZRAM_BLOCK_SIZE);
+	zs_unmap_object(zram->mem_pool, blk->handle);
+	zcomp_stream_put(comp);
+	if (ret)
+		return ret;
+	zstrm = NULL;
+
+	/* As for a page: the block is no longer idle, whatever comes */
+	block_clear_flag(zram, first, ZRAM_IDLE);
+
+	class_index_old = zs_lookup_class_index(zram->mem_pool, blk->size);
+	for (; prio < prio_max; prio++) {
+		if (!zram->comps[prio] || prio <= cur)
+			continue;
+
+		num_recomps++;
+		zstrm = zcomp_stream_get(zram->comps[prio]);
+		ret = zcomp_compress(zram->comps[prio], zstrm, buf,
+				     ZRAM_BLOCK_SIZE, &comp_len_new);
+		if (ret) {
+			zcomp_stream_put(zram->comps[prio]);
+			return ret;
+		}
+
+		class_index_new = zs_lookup_class_index(zram->mem_pool,
+							comp_len_new);
+		/* Continue until we make progress */
+		if (class_index_new >= class_index_old ||
+		    (threshold &&
+		     comp_len_new >= (u64)threshold * ZRAM_BLOCK_PAGES)) {
+			zcomp_stream_put(zram->comps[prio]);
+			continue;
+		}
+		break;
+	}
+
+	/* No algorithm above the block's own to try */
+	if (!zstrm)
+		return 0;
+
+	/* spent on it, whether it pays or not: as for a page */
+	*num_recomp_pages -= live;
+
+	if (prio == prio_max) {
+		/* every secondary algorithm failed, as for a page */
+		if (class_index_new >= class_index_old &&
+		    num_recomps == zram->num_active_comps - 1)
+			block_set_flag(zram, first, ZRAM_INCOMPRESSIBLE);
+		return 0;
+	}
+
+	/* no direct reclaim under the block's lock, as for a page */
+	handle = zs_malloc(zram->mem_pool, comp_len_new,
+			   __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
+			   __GFP_HIGHMEM | __GFP_MOVABLE);
+	if (IS_ERR_VALUE(handle)) {
+		zcomp_stream_put(zram->comps[prio]);
+		return PTR_ERR((void *)handle);
+	}
+	dst = zs_map_object(zram->mem_pool, handle, ZS_MM_WO);
+	memcpy(dst, zstrm->buffer, comp_len_new);
+	zcomp_stream_put(zram->comps[prio]);
+	zs_unmap_object(zram->mem_pool, handle);
+
+	zs_free(zram->mem_pool, blk->handle);
+	atomic64_sub(blk->size, &zram->stats.compr_data_size);
+	atomic64_add(comp_len_new, &zram->stats.compr_data_size);
+	blk->handle = handle;
+	blk->size = comp_len_new;
+	/* a new object: no stream buffer holds it yet */
+	blk->gen = atomic64_inc_return(&zram->block_gen);
+	block_set_priority(zram, first, prio);
+	atomic64_inc(&zram->block_stats.recompressed_blocks);
+	return 0;
+}
+#else
+static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode)
+{
+	return false;
+}
+
+static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
+				 u64 *num_recomp_pages, u32 threshold,
+				 u32 prio, u32 prio_max)
+{
+	return -EIO;
+}
+#endif
+
 static ssize_t recompress_store(struct device *dev,
 				struct device_attribute *attr,
 				const char *buf, size_t len)
@@ -2473,6 +2684,7 @@ static ssize_t recompress_store(struct device *dev,
 	char *args, *param, *val, *algo = NULL;
 	u64 num_recomp_pages = ULLONG_MAX;
 	u32 mode = 0, threshold = 0;
+	void *block_buf = NULL;
 	unsigned long index;
 	struct page *page;
 	ssize_t ret;
@@ -2574,6 +2786,14 @@ static ssize_t recompress_store(struct device *dev,
 		ret = -ENOMEM;
 		goto release_init_lock;
 	}
+	if (zram_multi_pages(zram)) {
+		block_buf = kvmalloc(ZRAM_BLOCK_SIZE, GFP_KERNEL);
+		if (!block_buf) {
+			__free_page(page);
+			ret = -ENOMEM;
+			goto release_init_lock;
+		}
+	}
 
 	ret = len;
 	for (index = 0; index < nr_pages; index++) {
@@ -2595,16 +2815,20 @@ static ssize_t recompress_store(struct device *dev,
 		    !zram_test_flag(zram, index, ZRAM_HUGE))
 			goto next;
 
-		/*
-		 * Pages of a multi-page block are not recompressed: the
-		 * object holds the whole block, which a page at a time
-		 * cannot replace.
-		 */
+		if (zram_in_block(zram, index)) {
+			if (block_wants_recompress(zram, index, mode))
+				err = zram_recompress_block(zram, index,
+							    block_buf,
+							    &num_recomp_pages,
+							    threshold, prio,
+							    prio_max);
+			goto next;
+		}
+
 		if (zram_test_flag(zram, index, ZRAM_WB) ||
 		    zram_test_flag(zram, index, ZRAM_UNDER_WB) ||
 		    zram_test_flag(zram, index, ZRAM_SAME) ||
-		    zram_test_flag(zram, index, ZRAM_INCOMPRESSIBLE) ||
-		    zram_in_block(zram, index))
+		    zram_test_flag(zram, index, ZRAM_INCOMPRESSIBLE))
 			goto next;
 
 		err = zram_recompress(zram, index, page, &num_recomp_pages,
@@ -2619,6 +2843,7 @@ next:
 		cond_resched();
 	}
 
+	kvfree(block_buf);
 	__free_page(page);
 
 release_init_lock:
@@ -2908,9 +3133,9 @@ static ssize_t disksize_store(struct device *dev,
 			continue;
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-		/* recompression works on single pages only */
-		zram->params[prio].block_size = zram->multi_pages &&
-			prio == ZRAM_PRIMARY_COMP ? ZRAM_BLOCK_SIZE : PAGE_SIZE;
+		/* recompression takes a block object as a whole */
+		zram->params[prio].block_size = zram->multi_pages ?
+			ZRAM_BLOCK_SIZE : PAGE_SIZE;
 #endif
 		comp = zcomp_create(zram->comp_algs[prio],
 				    &zram->params[prio]);

@@ -95,6 +95,7 @@ struct zram_block_stats {
 	atomic64_t nomem_blocks;	/* blocks stored as pages: no memory */
 	atomic64_t same_blocks;		/* same-filled blocks, stored as pages */
 	atomic64_t huge_blocks;		/* incompressible blocks, as pages */
+	atomic64_t recompressed_blocks;	/* block objects recompress replaced */
 };
 #endif
 
