@@ -1110,7 +1110,9 @@ static void zs_test_migration(struct kunit *test)
 		min_t(size_t, PAGE_SIZE + 1, ctx->max), ctx->max / 3,
 		ctx->max / 2 + 8, ctx->max,
 	};
-	struct page *pages[8], *moved[8];
+	/* a multi-page block, and a page on each side */
+	struct page *pages[(1 << ZS_TEST_MULTI_ORDER) + 2];
+	struct page *moved[(1 << ZS_TEST_MULTI_ORDER) + 2];
 	unsigned int i, j, from = 0, nr = 0;
 	unsigned long total, migrated = 0;
 	struct zs_test_set *set;
