@@ -1641,6 +1641,44 @@ size_t zs_multi_pages_huge_class_size(struct zs_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zs_multi_pages_huge_class_size);
 
+/**
+ * zs_block_huge_size() - Returns the size from which an object of a block
+ *                        costs as much as the block uncompressed.
+ * @pool: zsmalloc pool to use
+ * @block: the uncompressed size: a multiple of PAGE_SIZE, more than one
+ *         page and at most zs_max_alloc_size() plus the inline handle
+ *
+ * Objects of this size or bigger land in classes of @block bytes or more:
+ * a caller that compressed @block bytes may as well store them as pages.
+ * For the largest block, this is zs_multi_pages_huge_class_size(); a
+ * caller with smaller blocks (zram's block_size) needs its own threshold.
+ *
+ * Context: Any context.
+ *
+ * Return: the size in bytes, or 0 if @block is out of range.
+ */
+size_t zs_block_huge_size(struct zs_pool *pool, size_t block)
+{
+	size_t size;
+
+	if (block <= PAGE_SIZE || block > ZS_MULTI_PAGES_SIZE ||
+	    !IS_ALIGNED(block, PAGE_SIZE))
+		return 0;
+	/*
+	 * Class sizes grow with the size looked up, and step where an object
+	 * and its handle reach a multiple of ZS_MULTI_SIZE_CLASS_DELTA above
+	 * a page: find the largest such step whose class is still smaller
+	 * than the block. Every size above it rounds up to a class of the
+	 * block or more; a page's class is less.
+	 */
+	size = block - ZS_MULTI_SIZE_CLASS_DELTA;
+	while (size > PAGE_SIZE &&
+	       lookup_size_class(pool, size - ZS_HANDLE_SIZE)->size >= block)
+		size -= ZS_MULTI_SIZE_CLASS_DELTA;
+	return size + 1 - ZS_HANDLE_SIZE;
+}
+EXPORT_SYMBOL_GPL(zs_block_huge_size);
+
 static unsigned long obj_malloc(struct zs_pool *pool,
 				struct zspage *zspage, unsigned long handle)
 {

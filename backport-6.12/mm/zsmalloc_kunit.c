@@ -446,6 +446,36 @@ static int zs_test_init(struct kunit *test)
  * the inline handle; the multi-page huge threshold is where the top class,
  * which costs a whole block per object, begins.
  */
+/*
+ * For every block a caller may compress (two pages up to the largest), the
+ * threshold zs_block_huge_size() gives is the first object size whose
+ * class costs the block or more: the size just below it still saves space.
+ */
+static void zs_test_block_huge(struct kunit *test, struct zs_test_ctx *ctx)
+{
+	size_t too_big = PAGE_SIZE << (ZS_TEST_MULTI_ORDER + 1);
+	unsigned int order;
+
+	/* a page, more than the largest block, not whole pages: no block */
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, too_big), 0);
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, 3 * PAGE_SIZE / 2), 0);
+	for (order = 1; order <= ZS_TEST_MULTI_ORDER; order++) {
+		size_t block = PAGE_SIZE << order;
+		size_t h = zs_block_huge_size(ctx->pool, block);
+
+		KUNIT_ASSERT_GT(test, h, PAGE_SIZE);
+		KUNIT_ASSERT_LE(test, h, block);
+		KUNIT_EXPECT_GE(test, zs_test_class_of(ctx, h)->size, block);
+		KUNIT_EXPECT_LT(test, zs_test_class_of(ctx, h - 1)->size, block);
+		kunit_info(test, "block %zu: stored as pages from %zu bytes\n",
+			   block, h);
+	}
+	KUNIT_EXPECT_EQ(test, zs_block_huge_size(ctx->pool, PAGE_SIZE <<
+						 ZS_TEST_MULTI_ORDER),
+			zs_multi_pages_huge_class_size(ctx->pool));
+}
+
 static void zs_test_multi_layout(struct kunit *test, struct zs_test_ctx *ctx)
 {
 	size_t block = PAGE_SIZE << ZS_TEST_MULTI_ORDER;
@@ -470,6 +500,7 @@ static void zs_test_multi_layout(struct kunit *test, struct zs_test_ctx *ctx)
 	/* the first multi-page class starts right after the base huge class */
 	KUNIT_EXPECT_EQ(test, zs_test_class_of(ctx, PAGE_SIZE + 1)->first,
 			PAGE_SIZE + 1);
+	zs_test_block_huge(test, ctx);
 }
 
 /*

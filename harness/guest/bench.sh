@@ -72,8 +72,8 @@ elif ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" "$block" "$level"; then
 	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO', block size '$block')"
 	exit 1
 fi
-# the block size: block_size, or where a kernel has no such attribute (the
-# 6.12 backport: one size a build) the optimal I/O size zram gives swap
+# the block size: block_size, or where a kernel has no such attribute (a
+# series without block sizes) the optimal I/O size zram gives swap
 bs=$(cat /sys/block/zram0/block_size 2>/dev/null ||
 	cat /sys/block/zram0/queue/optimal_io_size 2>/dev/null || echo 0)
 echo "ZMP_CONF {\"algo\": \"$(cat /sys/block/zram0/comp_algorithm)\", \"mthp_kb\": \"$MTHP_KB\", \"block_size\": $bs, \"level\": ${level:-0}, \"fail_swapin\": ${FAIL_SWAPIN:-0}}"

@@ -49,6 +49,7 @@ void zs_free(struct zs_pool *pool, unsigned long obj);
 size_t zs_huge_class_size(struct zs_pool *pool);
 size_t zs_multi_pages_huge_class_size(struct zs_pool *pool);
 size_t zs_max_alloc_size(struct zs_pool *pool);
+size_t zs_block_huge_size(struct zs_pool *pool, size_t block);
 
 void *zs_map_object(struct zs_pool *pool, unsigned long handle,
 			enum zs_mapmode mm);

@@ -59,21 +59,40 @@ static void zram_free_page(struct zram *zram, size_t index);
 static int zram_read_from_zspool(struct zram *zram, struct page *page,
 				 u32 index);
 
-static inline bool zram_multi_pages(struct zram *zram)
+/* A device's block: 1 << order slots, 0 for a device that stores pages */
+static inline unsigned int zram_block_order(struct zram *zram)
 {
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	return zram->multi_pages;
+	return zram->block_order;
 #else
-	return false;
+	return 0;
 #endif
+}
+
+static inline unsigned int zram_block_pages(struct zram *zram)
+{
+	return 1U << zram_block_order(zram);
+}
+
+static inline size_t zram_block_size(struct zram *zram)
+{
+	return PAGE_SIZE << zram_block_order(zram);
+}
+
+static inline bool zram_multi_pages(struct zram *zram)
+{
+	return zram_block_order(zram) > 0;
 }
 
 /*
  * Multi-page blocks
  *
- * On a device with multi_pages set, a bio segment that covers a whole
- * aligned block of ZRAM_BLOCK_PAGES slots with one large folio is
- * compressed as one zsmalloc object. Its handle and size live in
+ * A device stores blocks when its block_size is more than a page (the
+ * multi_pages attribute turns that on and off): a bio segment that covers
+ * a whole aligned block of slots with one large folio is then compressed
+ * as one zsmalloc object. The block size is the device's (zram->block_order,
+ * set before disksize, up to ZRAM_MAX_BLOCK_ORDER): a 64 KiB folio is one
+ * block on a device of 64 KiB blocks and four on one of 16 KiB blocks. Its handle and size live in
  * zram->blocks[], one entry a block; each slot of the block carries
  * ZRAM_MULTI and its bit in the block's live mask, and no handle of its own.
  *
@@ -88,13 +107,14 @@ static inline bool zram_multi_pages(struct zram *zram)
  * CPU is copied from the buffer without decompressing again, and copies the
  * page out; a whole-block read decompresses once, straight into the folio.
  * Blocks that are same-filled, that do not compress below
- * zs_multi_pages_huge_class_size(), or that zsmalloc has no memory for,
- * are stored page by page instead.
+ * zs_block_huge_size() (their object would cost as much as the pages
+ * uncompressed), or that zsmalloc has no memory for, are stored page by
+ * page instead.
  */
 static u32 zram_lock_index(struct zram *zram, u32 index)
 {
 	if (zram_multi_pages(zram))
-		return round_down(index, ZRAM_BLOCK_PAGES);
+		return round_down(index, zram_block_pages(zram));
 	return index;
 }
 
@@ -696,11 +716,11 @@ static void read_from_bdev_async(struct zram *zram, struct page *page,
  */
 static bool block_wants_writeback(struct zram *zram, u32 index, int mode)
 {
-	u32 first = round_down(index, ZRAM_BLOCK_PAGES);
-	unsigned long live = zram->blocks[first >> ZRAM_BLOCK_ORDER].live;
+	u32 first = round_down(index, zram_block_pages(zram));
+	unsigned long live = zram->blocks[first >> zram_block_order(zram)].live;
 	unsigned int i;
 
-	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES) {
+	for_each_set_bit(i, &live, zram_block_pages(zram)) {
 		if (mode & IDLE_WRITEBACK &&
 		    !zram_test_flag(zram, first + i, ZRAM_IDLE))
 			return false;
@@ -1440,7 +1460,7 @@ static ssize_t multi_pages_show(struct device *dev,
 	bool val;
 
 	down_read(&zram->init_lock);
-	val = zram->multi_pages;
+	val = zram_multi_pages(zram);
 	up_read(&zram->init_lock);
 
 	return sysfs_emit(buf, "%d\n", val);
@@ -1480,7 +1500,44 @@ static ssize_t multi_pages_store(struct device *dev,
 		pr_info("Cannot change multi_pages for initialized device\n");
 		return -EBUSY;
 	}
-	zram->multi_pages = val;
+	zram->block_order = val ? ZRAM_DEF_BLOCK_ORDER : 0;
+	up_write(&zram->init_lock);
+
+	return len;
+}
+
+static ssize_t block_size_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct zram *zram = dev_to_zram(dev);
+	size_t size;
+
+	down_read(&zram->init_lock);
+	size = zram_block_size(zram);
+	up_read(&zram->init_lock);
+
+	return sysfs_emit(buf, "%zu\n", size);
+}
+
+/* A power of two from PAGE_SIZE (pages, no blocks) to the largest block */
+static ssize_t block_size_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t len)
+{
+	struct zram *zram = dev_to_zram(dev);
+	u64 size;
+
+	if (zram_parse_size(buf, &size) || size < PAGE_SIZE ||
+	    size > PAGE_SIZE << ZRAM_MAX_BLOCK_ORDER || !is_power_of_2(size))
+		return -EINVAL;
+
+	down_write(&zram->init_lock);
+	if (init_done(zram)) {
+		up_write(&zram->init_lock);
+		pr_info("Cannot change block_size for initialized device\n");
+		return -EBUSY;
+	}
+	zram->block_order = ilog2(size >> PAGE_SHIFT);
 	up_write(&zram->init_lock);
 
 	return len;
@@ -1512,6 +1569,7 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 }
 
 static DEVICE_ATTR_RW(multi_pages);
+static DEVICE_ATTR_RW(block_size);
 static DEVICE_ATTR_RO(multi_pages_stat);
 #endif
 
@@ -1565,9 +1623,11 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 		huge_class_size = zs_huge_class_size(zram->mem_pool);
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	zram->block_huge_size = zs_multi_pages_huge_class_size(zram->mem_pool);
-	if (zram->multi_pages) {
-		size_t nr_blocks = DIV_ROUND_UP(num_pages, ZRAM_BLOCK_PAGES);
+	if (zram_multi_pages(zram)) {
+		size_t nr_blocks = DIV_ROUND_UP(num_pages, zram_block_pages(zram));
+
+		zram->block_huge_size = zs_block_huge_size(zram->mem_pool,
+							   zram_block_size(zram));
 
 		zram->blocks = vzalloc(array_size(nr_blocks,
 						  sizeof(*zram->blocks)));
@@ -1593,7 +1653,7 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 static struct zram_block *zram_block_of(struct zram *zram, u32 index)
 {
-	return &zram->blocks[index >> ZRAM_BLOCK_ORDER];
+	return &zram->blocks[index >> zram_block_order(zram)];
 }
 
 /* Slot @index leaves its block; the last one out frees the object */
@@ -1602,7 +1662,7 @@ static void zram_block_put(struct zram *zram, u32 index)
 	struct zram_block *blk = zram_block_of(zram, index);
 
 	zram_clear_flag(zram, index, ZRAM_MULTI);
-	blk->live &= ~BIT(index & (ZRAM_BLOCK_PAGES - 1));
+	blk->live &= ~BIT(index & (zram_block_pages(zram) - 1));
 	if (blk->live)
 		return;
 
@@ -1705,7 +1765,7 @@ static int zram_block_to_buffer(struct zram *zram, struct zram_block *blk,
 		return 1;
 	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
 	ret = zcomp_decompress(comp, zstrm, src, blk->size, zstrm->buffer,
-			       ZRAM_BLOCK_SIZE);
+			       zram_block_size(zram));
 	zs_unmap_object(zram->mem_pool, blk->handle);
 	if (!ret)
 		zstrm->buffer_tag = blk->gen;
@@ -1735,7 +1795,7 @@ static int zram_read_block_page(struct zram *zram, u32 index,
 	if (!ret) {
 		mem = kmap_local_page(page);
 		memcpy(mem, zstrm->buffer +
-		       (index & (ZRAM_BLOCK_PAGES - 1)) * PAGE_SIZE, PAGE_SIZE);
+		       (index & (zram_block_pages(zram) - 1)) * PAGE_SIZE, PAGE_SIZE);
 		kunmap_local(mem);
 	}
 	zcomp_stream_put(comp);
@@ -2053,26 +2113,27 @@ static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
 	struct page *page;
 
 	if (!zram_multi_pages(zram) ||
-	    !IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT))
+	    !IS_ALIGNED(iter.bi_sector, zram_block_size(zram) >> SECTOR_SHIFT))
 		return NULL;
 	bv = mp_bvec_iter_bvec(bio->bi_io_vec, iter);
-	if (bv.bv_len < ZRAM_BLOCK_SIZE || offset_in_page(bv.bv_offset))
+	if (bv.bv_len < zram_block_size(zram) || offset_in_page(bv.bv_offset))
 		return NULL;
 	page = nth_page(bv.bv_page, bv.bv_offset >> PAGE_SHIFT);
 	folio = page_folio(page);
-	if (folio_page_idx(folio, page) + ZRAM_BLOCK_PAGES >
+	if (folio_page_idx(folio, page) + zram_block_pages(zram) >
 	    folio_nr_pages(folio))
 		return NULL;
 	return page;
 }
 
-static bool zram_block_same_filled(void *mem, unsigned long *element)
+static bool zram_block_same_filled(void *mem, unsigned int pages,
+				   unsigned long *element)
 {
 	unsigned int i;
 
 	if (!page_same_filled(mem, element))
 		return false;
-	for (i = 1; i < ZRAM_BLOCK_PAGES; i++) {
+	for (i = 1; i < pages; i++) {
 		unsigned long other;
 
 		if (!page_same_filled(mem + i * PAGE_SIZE, &other) ||
@@ -2094,7 +2155,7 @@ static int zram_write_block_as_pages(struct zram *zram, struct page *page,
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
+	for (i = 0; i < zram_block_pages(zram); i++) {
 		ret = zram_store_page(zram, nth_page(page, i), index + i, how,
 				      element);
 		if (ret)
@@ -2107,7 +2168,7 @@ static int zram_write_block_as_pages(struct zram *zram, struct page *page,
 }
 
 /*
- * Store the ZRAM_BLOCK_PAGES pages from @page (contiguous, not highmem:
+ * Store the block of pages from @page (contiguous, not highmem:
  * see the Kconfig dependency) at slots @index.. as one compressed object,
  * or page by page where a block object does not pay or cannot be had.
  */
@@ -2123,7 +2184,7 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 	struct zram_block *blk;
 	int ret;
 
-	if (zram_block_same_filled(src, &element)) {
+	if (zram_block_same_filled(src, zram_block_pages(zram), &element)) {
 		atomic64_inc(&bs->same_blocks);
 		return zram_write_block_as_pages(zram, page, index,
 						 ZRAM_STORE_SAME, element);
@@ -2131,7 +2192,7 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 
 compress_again:
 	zstrm = zcomp_stream_get(comp);
-	ret = zcomp_compress(comp, zstrm, src, ZRAM_BLOCK_SIZE, &comp_len);
+	ret = zcomp_compress(comp, zstrm, src, zram_block_size(zram), &comp_len);
 	if (unlikely(ret)) {
 		zcomp_stream_put(comp);
 		pr_err("Compression failed! err=%d\n", ret);
@@ -2152,7 +2213,7 @@ compress_again:
 		 * only double the work.
 		 */
 		return zram_write_block_as_pages(zram, page, index,
-						 comp_len >= ZRAM_BLOCK_SIZE ?
+						 comp_len >= zram_block_size(zram) ?
 						 ZRAM_STORE_RAW : ZRAM_STORE_ANY,
 						 0);
 	}
@@ -2192,20 +2253,20 @@ compress_again:
 	atomic64_add(comp_len, &zram->stats.compr_data_size);
 
 	zram_slot_lock(zram, index);
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+	for (i = 0; i < zram_block_pages(zram); i++)
 		zram_free_page(zram, index + i);
 	blk = zram_block_of(zram, index);
 	blk->handle = handle;
 	blk->size = comp_len;
-	blk->live = BIT(ZRAM_BLOCK_PAGES) - 1;
+	blk->live = BIT(zram_block_pages(zram)) - 1;
 	blk->gen = atomic64_inc_return(&zram->block_gen);
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++) {
+	for (i = 0; i < zram_block_pages(zram); i++) {
 		zram_set_flag(zram, index + i, ZRAM_MULTI);
 		zram_accessed(zram, index + i);
 	}
 	zram_slot_unlock(zram, index);
 
-	atomic64_add(ZRAM_BLOCK_PAGES, &zram->stats.pages_stored);
+	atomic64_add(zram_block_pages(zram), &zram->stats.pages_stored);
 	atomic64_inc(&bs->blocks_stored);
 	atomic64_inc(&bs->blocks_written);
 	return 0;
@@ -2222,9 +2283,9 @@ static void zram_copy_block_to_bio(struct zram *zram, const void *src,
 	unsigned int done = 0;
 	struct bio_vec bv;
 
-	while (done < ZRAM_BLOCK_SIZE) {
+	while (done < zram_block_size(zram)) {
 		bv = bio_iter_iovec(bio, iter);
-		bv.bv_len = min(bv.bv_len, ZRAM_BLOCK_SIZE - done);
+		bv.bv_len = min(bv.bv_len, zram_block_size(zram) - done);
 		memcpy_to_bvec(&bv, src + done);
 		flush_dcache_page(bv.bv_page);
 		done += bv.bv_len;
@@ -2253,7 +2314,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 
 	zram_slot_lock(zram, index);
 	blk = zram_block_of(zram, index);
-	if (blk->live != BIT(ZRAM_BLOCK_PAGES) - 1)
+	if (blk->live != BIT(zram_block_pages(zram)) - 1)
 		goto out;
 
 	comp = zram_block_comp(zram, index);
@@ -2261,7 +2322,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	if (page) {
 		src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
 		ret = zcomp_decompress(comp, zstrm, src, blk->size,
-				       page_address(page), ZRAM_BLOCK_SIZE);
+				       page_address(page), zram_block_size(zram));
 		zs_unmap_object(zram->mem_pool, blk->handle);
 		if (!ret)
 			flush_dcache_folio(page_folio(page));
@@ -2274,7 +2335,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	}
 	zcomp_stream_put(comp);
 
-	for (i = 0; i < ZRAM_BLOCK_PAGES; i++)
+	for (i = 0; i < zram_block_pages(zram); i++)
 		zram_accessed(zram, index + i);
 out:
 	zram_slot_unlock(zram, index);
@@ -2287,8 +2348,8 @@ out:
 static bool zram_bio_reads_block(struct zram *zram, struct bio *bio,
 				 struct bvec_iter iter)
 {
-	return zram_multi_pages(zram) && iter.bi_size >= ZRAM_BLOCK_SIZE &&
-	       IS_ALIGNED(iter.bi_sector, ZRAM_BLOCK_SIZE >> SECTOR_SHIFT);
+	return zram_multi_pages(zram) && iter.bi_size >= zram_block_size(zram) &&
+	       IS_ALIGNED(iter.bi_sector, zram_block_size(zram) >> SECTOR_SHIFT);
 }
 #else
 static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
@@ -2503,7 +2564,7 @@ static void block_set_priority(struct zram *zram, u32 first, u32 prio)
 	unsigned long live = zram_block_of(zram, first)->live;
 	unsigned int i;
 
-	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES)
+	for_each_set_bit(i, &live, zram_block_pages(zram))
 		zram_set_priority(zram, first + i, prio);
 }
 
@@ -2514,7 +2575,7 @@ static void block_set_flag(struct zram *zram, u32 first,
 	unsigned long live = zram_block_of(zram, first)->live;
 	unsigned int i;
 
-	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES)
+	for_each_set_bit(i, &live, zram_block_pages(zram))
 		zram_set_flag(zram, first + i, flag);
 }
 
@@ -2525,7 +2586,7 @@ static void block_clear_flag(struct zram *zram, u32 first,
 	unsigned long live = zram_block_of(zram, first)->live;
 	unsigned int i;
 
-	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES)
+	for_each_set_bit(i, &live, zram_block_pages(zram))
 		zram_clear_flag(zram, first + i, flag);
 }
 
@@ -2542,7 +2603,7 @@ static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode)
 
 	if (index != first + __ffs(live) || mode & RECOMPRESS_HUGE)
 		return false;
-	for_each_set_bit(i, &live, ZRAM_BLOCK_PAGES) {
+	for_each_set_bit(i, &live, zram_block_pages(zram)) {
 		if (zram_test_flag(zram, first + i, ZRAM_INCOMPRESSIBLE) ||
 		    zram_test_flag(zram, first + i, ZRAM_UNDER_WB))
 			return false;
@@ -2556,7 +2617,7 @@ static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode)
 /*
  * Recompress the block of slot @index (block_wants_recompress()) with the
  * first secondary algorithm from @prio below @prio_max that makes it
- * smaller, by way of @buf (ZRAM_BLOCK_SIZE bytes): see "Recompression of
+ * smaller, by way of @buf (the block size): see "Recompression of
  * blocks". Slot (block) should be locked.
  */
 static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
@@ -2578,14 +2639,14 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 	if (*num_recomp_pages < live)
 		return 0;
 	/* Do not recompress objects that are already "small enough" */
-	if (blk->size < (u64)threshold * ZRAM_BLOCK_PAGES)
+	if (blk->size < (u64)threshold * zram_block_pages(zram))
 		return 0;
 
 	comp = zram->comps[cur];
 	zstrm = zcomp_stream_get(comp);
 	src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
 	ret = zcomp_decompress(comp, zstrm, src, blk->size, buf,
-			       ZRAM_BLOCK_SIZE);
+			       zram_block_size(zram));
 	zs_unmap_object(zram->mem_pool, blk->handle);
 	zcomp_stream_put(comp);
 	if (ret)
@@ -2603,7 +2664,7 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 		num_recomps++;
 		zstrm = zcomp_stream_get(zram->comps[prio]);
 		ret = zcomp_compress(zram->comps[prio], zstrm, buf,
-				     ZRAM_BLOCK_SIZE, &comp_len_new);
+				     zram_block_size(zram), &comp_len_new);
 		if (ret) {
 			zcomp_stream_put(zram->comps[prio]);
 			return ret;
@@ -2614,7 +2675,7 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 		/* Continue until we make progress */
 		if (class_index_new >= class_index_old ||
 		    (threshold &&
-		     comp_len_new >= (u64)threshold * ZRAM_BLOCK_PAGES)) {
+		     comp_len_new >= (u64)threshold * zram_block_pages(zram))) {
 			zcomp_stream_put(zram->comps[prio]);
 			continue;
 		}
@@ -2787,7 +2848,7 @@ static ssize_t recompress_store(struct device *dev,
 		goto release_init_lock;
 	}
 	if (zram_multi_pages(zram)) {
-		block_buf = kvmalloc(ZRAM_BLOCK_SIZE, GFP_KERNEL);
+		block_buf = kvmalloc(zram_block_size(zram), GFP_KERNEL);
 		if (!block_buf) {
 			__free_page(page);
 			ret = -ENOMEM;
@@ -2912,7 +2973,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 					break;
 				}
 				/* the block may span several segments */
-				bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
+				bio_advance_iter(bio, &iter, zram_block_size(zram));
 				continue;
 			}
 		}
@@ -2955,7 +3016,7 @@ static void zram_bio_write(struct zram *zram, struct bio *bio)
 				bio->bi_status = BLK_STS_IOERR;
 				break;
 			}
-			bio_advance_iter(bio, &iter, ZRAM_BLOCK_SIZE);
+			bio_advance_iter(bio, &iter, zram_block_size(zram));
 			continue;
 		}
 
@@ -3031,7 +3092,7 @@ static void zram_slot_free_notify(struct block_device *bdev,
  * swap-in then reads a whole block into small folios when it cannot have a
  * large one (swap_block_order()), rather than decompressing it once per
  * page. Set when the device is initialized and reset, with no I/O in
- * flight: multi_pages cannot change in between.
+ * flight: the block size cannot change in between.
  */
 static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
 {
@@ -3134,8 +3195,7 @@ static ssize_t disksize_store(struct device *dev,
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 		/* recompression takes a block object as a whole */
-		zram->params[prio].block_size = zram->multi_pages ?
-			ZRAM_BLOCK_SIZE : PAGE_SIZE;
+		zram->params[prio].block_size = zram_block_size(zram);
 #endif
 		comp = zcomp_create(zram->comp_algs[prio],
 				    &zram->params[prio]);
@@ -3151,7 +3211,7 @@ static ssize_t disksize_store(struct device *dev,
 	}
 	zram->disksize = disksize;
 	if (zram_multi_pages(zram))
-		zram_set_io_opt(zram, ZRAM_BLOCK_SIZE);
+		zram_set_io_opt(zram, zram_block_size(zram));
 	set_capacity_and_notify(zram->disk, zram->disksize >> SECTOR_SHIFT);
 	up_write(&zram->init_lock);
 
@@ -3274,6 +3334,7 @@ static struct attribute *zram_disk_attrs[] = {
 	&dev_attr_algorithm_params.attr,
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	&dev_attr_multi_pages.attr,
+	&dev_attr_block_size.attr,
 	&dev_attr_multi_pages_stat.attr,
 #endif
 	NULL,
@@ -3348,7 +3409,7 @@ static int zram_add(void)
 	zram_comp_params_reset(zram);
 	comp_algorithm_set(zram, ZRAM_PRIMARY_COMP, default_compressor);
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	zram->multi_pages = true;
+	zram->block_order = ZRAM_DEF_BLOCK_ORDER;
 #endif
 
 	/* Actual capacity set using sysfs (/sys/block/zram<id>/disksize */
@@ -3509,6 +3570,11 @@ static int __init zram_init(void)
 	int ret;
 
 	BUILD_BUG_ON(__NR_ZRAM_PAGEFLAGS > sizeof(zram_te.flags) * 8);
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/* a block's live mask has a bit for each of its slots */
+	BUILD_BUG_ON(ZRAM_MAX_BLOCK_PAGES >
+		     BITS_PER_TYPE(((struct zram_block *)NULL)->live));
+#endif
 
 	ret = cpuhp_setup_state_multi(CPUHP_ZCOMP_PREPARE, "block/zram:prepare",
 				      zcomp_cpu_up_prepare, zcomp_cpu_dead);

@@ -30,16 +30,19 @@
 
 /*
  * With CONFIG_ZRAM_MULTI_PAGES, a device may store each aligned block of
- * ZRAM_BLOCK_PAGES pages that a large folio writes at once as one
- * compressed object (see "Multi-page blocks" in zram_drv.c).
+ * pages that a large folio writes at once as one compressed object (see
+ * "Multi-page blocks" in zram_drv.c). Each device has its block size, of
+ * up to the largest object zsmalloc takes; new devices start with 16 KiB
+ * blocks (on 4 KiB pages), the mTHP size phones swap, or the largest if
+ * that is smaller.
  */
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-#define ZRAM_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#define ZRAM_MAX_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
+#define ZRAM_DEF_BLOCK_ORDER	MIN(ZRAM_MAX_BLOCK_ORDER, 2)
 #else
-#define ZRAM_BLOCK_ORDER	0
+#define ZRAM_MAX_BLOCK_ORDER	0
 #endif
-#define ZRAM_BLOCK_PAGES	BIT(ZRAM_BLOCK_ORDER)
-#define ZRAM_BLOCK_SIZE		(PAGE_SIZE << ZRAM_BLOCK_ORDER)
+#define ZRAM_MAX_BLOCK_PAGES	BIT(ZRAM_MAX_BLOCK_ORDER)
 
 
 /*
@@ -77,7 +80,7 @@ enum zram_pageflags {
 /*-- Data structures */
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-/* One per aligned block of ZRAM_BLOCK_PAGES slots; under the block's lock */
+/* One per aligned block of slots (the device's block size); under its lock */
 struct zram_block {
 	unsigned long handle;	/* zsmalloc object of the whole block */
 	unsigned int size;	/* its compressed size */
@@ -177,8 +180,8 @@ struct zram {
 #endif
 	atomic_t pp_in_progress;
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	/* store large folios in blocks; set before disksize */
-	bool multi_pages;
+	/* blocks of 1 << block_order pages, 0: pages; set before disksize */
+	unsigned int block_order;
 	/* blocks compressing to this size or more are stored as pages */
 	size_t block_huge_size;
 	struct zram_block *blocks;
