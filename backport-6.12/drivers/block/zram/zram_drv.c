@@ -92,9 +92,10 @@ static inline bool zram_multi_pages(struct zram *zram)
  * a whole aligned block of slots with one large folio is then compressed
  * as one zsmalloc object. The block size is the device's (zram->block_order,
  * set before disksize, up to ZRAM_MAX_BLOCK_ORDER): a 64 KiB folio is one
- * block on a device of 64 KiB blocks and four on one of 16 KiB blocks. Its handle and size live in
- * zram->blocks[], one entry a block; each slot of the block carries
- * ZRAM_MULTI and its bit in the block's live mask, and no handle of its own.
+ * block on a device of 64 KiB blocks and four on one of 16 KiB blocks.
+ * The object's handle and size live in zram->blocks[], one entry a block;
+ * each slot of the block carries ZRAM_MULTI and its bit in the block's live
+ * mask, and no handle of its own.
  *
  * One lock guards a block: on such a device, the slot lock of any slot is
  * the slot lock of its block's first slot (zram_lock_index()), so every
@@ -1624,10 +1625,11 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	if (zram_multi_pages(zram)) {
-		size_t nr_blocks = DIV_ROUND_UP(num_pages, zram_block_pages(zram));
+		size_t block = zram_block_size(zram), nr_blocks;
 
+		nr_blocks = DIV_ROUND_UP(num_pages, zram_block_pages(zram));
 		zram->block_huge_size = zs_block_huge_size(zram->mem_pool,
-							   zram_block_size(zram));
+							   block);
 
 		zram->blocks = vzalloc(array_size(nr_blocks,
 						  sizeof(*zram->blocks)));
@@ -1795,7 +1797,8 @@ static int zram_read_block_page(struct zram *zram, u32 index,
 	if (!ret) {
 		mem = kmap_local_page(page);
 		memcpy(mem, zstrm->buffer +
-		       (index & (zram_block_pages(zram) - 1)) * PAGE_SIZE, PAGE_SIZE);
+		       (index & (zram_block_pages(zram) - 1)) * PAGE_SIZE,
+		       PAGE_SIZE);
 		kunmap_local(mem);
 	}
 	zcomp_stream_put(comp);
@@ -1915,9 +1918,9 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
 
 /* How zram_store_page() stores a page */
 enum zram_store_how {
-	ZRAM_STORE_ANY,		/* as it turns out: same-filled, compressed, huge */
+	ZRAM_STORE_ANY,		/* as it turns out: same, compressed, huge */
 	ZRAM_STORE_SAME,	/* same-filled, as its whole block was */
-	ZRAM_STORE_RAW,		/* as it is: its block did not compress at all */
+	ZRAM_STORE_RAW,		/* as it is: its block did not compress */
 };
 
 /*
@@ -2179,6 +2182,7 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 	struct zram_block_stats *bs = &zram->block_stats;
 	unsigned long alloced_pages, element;
 	void *src = page_address(page), *dst;
+	enum zram_store_how how;
 	struct zcomp_strm *zstrm;
 	unsigned int comp_len, i;
 	struct zram_block *blk;
@@ -2192,7 +2196,8 @@ static int zram_write_block(struct zram *zram, struct page *page, u32 index)
 
 compress_again:
 	zstrm = zcomp_stream_get(comp);
-	ret = zcomp_compress(comp, zstrm, src, zram_block_size(zram), &comp_len);
+	ret = zcomp_compress(comp, zstrm, src, zram_block_size(zram),
+			     &comp_len);
 	if (unlikely(ret)) {
 		zcomp_stream_put(comp);
 		pr_err("Compression failed! err=%d\n", ret);
@@ -2212,10 +2217,9 @@ compress_again:
 		 * huge_class_size either, and compressing each again would
 		 * only double the work.
 		 */
-		return zram_write_block_as_pages(zram, page, index,
-						 comp_len >= zram_block_size(zram) ?
-						 ZRAM_STORE_RAW : ZRAM_STORE_ANY,
-						 0);
+		how = comp_len >= zram_block_size(zram) ? ZRAM_STORE_RAW :
+							  ZRAM_STORE_ANY;
+		return zram_write_block_as_pages(zram, page, index, how, 0);
 	}
 
 	/* the same two allocation paths as zram_write_page() */
@@ -2322,7 +2326,8 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	if (page) {
 		src = zs_map_object(zram->mem_pool, blk->handle, ZS_MM_RO);
 		ret = zcomp_decompress(comp, zstrm, src, blk->size,
-				       page_address(page), zram_block_size(zram));
+				       page_address(page),
+				       zram_block_size(zram));
 		zs_unmap_object(zram->mem_pool, blk->handle);
 		if (!ret)
 			flush_dcache_folio(page_folio(page));
@@ -2348,8 +2353,10 @@ out:
 static bool zram_bio_reads_block(struct zram *zram, struct bio *bio,
 				 struct bvec_iter iter)
 {
-	return zram_multi_pages(zram) && iter.bi_size >= zram_block_size(zram) &&
-	       IS_ALIGNED(iter.bi_sector, zram_block_size(zram) >> SECTOR_SHIFT);
+	size_t block = zram_block_size(zram);
+
+	return zram_multi_pages(zram) && iter.bi_size >= block &&
+	       IS_ALIGNED(iter.bi_sector, block >> SECTOR_SHIFT);
 }
 #else
 static struct page *zram_bio_block(struct zram *zram, struct bio *bio,
@@ -2973,7 +2980,8 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 					break;
 				}
 				/* the block may span several segments */
-				bio_advance_iter(bio, &iter, zram_block_size(zram));
+				bio_advance_iter(bio, &iter,
+						 zram_block_size(zram));
 				continue;
 			}
 		}
