@@ -56,16 +56,26 @@ static void end_swap_bio_write(struct bio *bio)
 	bio_put(bio);
 }
 
+/*
+ * A read of readahead that the device declined rather than wait for
+ * (BLK_STS_AGAIN; see swap_read_sync_opf()): the page is read again when it
+ * is wanted, so this is no error.
+ */
+static bool swap_read_declined(struct bio *bio)
+{
+	return (bio->bi_opf & REQ_RAHEAD) && bio->bi_status == BLK_STS_AGAIN;
+}
+
 static void __end_swap_bio_read(struct bio *bio)
 {
 	struct folio *folio = bio_first_folio_all(bio);
 
-	if (bio->bi_status) {
+	if (!bio->bi_status) {
+		folio_mark_uptodate(folio);
+	} else if (!swap_read_declined(bio)) {
 		pr_alert_ratelimited("Read-error on swap-device (%u:%u:%llu)\n",
 				     MAJOR(bio_dev(bio)), MINOR(bio_dev(bio)),
 				     (unsigned long long)bio->bi_iter.bi_sector);
-	} else {
-		folio_mark_uptodate(folio);
 	}
 	folio_unlock(folio);
 }
@@ -624,8 +634,8 @@ static void swap_read_folio_fs(struct folio *folio, struct swap_iocb **plug)
 /*
  * A folio read synchronously as readahead has PG_readahead set before the
  * read (swapin_sync_fill(), which takes a failed read out of the swap
- * cache): its bio says so, and the device may fail it or not count it as
- * an access.
+ * cache): its bio says so, and the device may decline it (BLK_STS_AGAIN)
+ * rather than wait for slow storage, or not count it as an access.
  */
 static blk_opf_t swap_read_sync_opf(struct folio *folio)
 {

@@ -356,6 +356,18 @@ static bool bio_is_access(struct bio *bio)
 	return !(bio->bi_opf & REQ_RAHEAD);
 }
 
+/*
+ * A read that its submitter waits for although it asked for none of the
+ * data: swap's synchronous read of the other pages of a block after a fault
+ * took one page of it into a small folio. It should not wait for the
+ * backing device, so zram declines it for a page written back there, which
+ * is then read when it is wanted.
+ */
+static bool bio_is_sync_readahead(struct bio *bio)
+{
+	return bio && (bio->bi_opf & REQ_RAHEAD) && (bio->bi_opf & REQ_SYNC);
+}
+
 static inline void update_used_max(struct zram *zram, const unsigned long pages)
 {
 	unsigned long cur_max = atomic_long_read(&zram->stats.max_used_pages);
@@ -3140,6 +3152,8 @@ again:
 		 * device.
 		 */
 		slot_unlock(zram, index);
+		if (bio_is_sync_readahead(parent))
+			return -EAGAIN;
 		ret = read_from_bdev(zram, page, index, blk_idx, parent);
 	}
 
@@ -4210,7 +4224,13 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		bv = bio_iter_iovec(bio, iter);
 		bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - offset);
 
-		if (zram_bvec_read(zram, &bv, index, offset, bio) < 0) {
+		ret = zram_bvec_read(zram, &bv, index, offset, bio);
+		if (ret == -EAGAIN) {
+			/* a readahead of written back data, declined */
+			bio->bi_status = BLK_STS_AGAIN;
+			break;
+		}
+		if (ret < 0) {
 			atomic64_inc(&zram->stats.failed_reads);
 			bio->bi_status = BLK_STS_IOERR;
 			break;
