@@ -728,6 +728,35 @@ static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
 }
 
 /*
+ * Whether the memory cgroup that the fault charged @folio to, and each of
+ * its ancestors, has room for @nr more pages and a reclaim batch besides.
+ * The fill's folios are charged without reclaim, but a cgroup at its limit
+ * would give them the room its faults' own reclaim just made, and so evict
+ * its pages for pages nobody asked for: no fill there.
+ */
+static bool swapin_fill_has_room(struct folio *folio, unsigned long nr)
+{
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg;
+	bool room = true;
+
+	rcu_read_lock();
+	for (memcg = folio_memcg(folio); memcg && !mem_cgroup_is_root(memcg);
+	     memcg = parent_mem_cgroup(memcg)) {
+		if (page_counter_read(&memcg->memory) + nr + SWAP_CLUSTER_MAX >
+		    READ_ONCE(memcg->memory.max)) {
+			room = false;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return room;
+#else
+	return true;
+#endif
+}
+
+/*
  * A fault that could not have a large folio for @entry got a small one,
  * whose read of @entry succeeded (@orders: the orders it was allowed). If
  * the device stores @entry in a block with other slots (swap_block_pages())
@@ -739,11 +768,13 @@ static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
  * blocks swaps in as without this, and vm.page-cluster set to 0 (no swap
  * readahead) turns it off. The folios are taken without reclaim or
  * reserves, and the first that cannot be had stops the fill: the large
- * folio may have failed because memory is short.
+ * folio may have failed because memory is short. A memory cgroup at its
+ * limit (@folio's, the faulting page's) fills nothing.
  */
-static void swapin_sync_fill(swp_entry_t entry, unsigned long orders,
-			     gfp_t gfp, struct vm_fault *vmf,
-			     struct mempolicy *mpol, pgoff_t ilx)
+static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
+			     unsigned long orders, gfp_t gfp,
+			     struct vm_fault *vmf, struct mempolicy *mpol,
+			     pgoff_t ilx)
 {
 	struct swap_info_struct *si = __swap_entry_to_info(entry);
 	unsigned long nr = swap_block_pages(si);
@@ -754,6 +785,8 @@ static void swapin_sync_fill(swp_entry_t entry, unsigned long orders,
 		return;
 	if (highest_order(orders) < ilog2(nr) &&
 	    !swapin_vma_allows(vmf, ilog2(nr)))
+		return;
+	if (!swapin_fill_has_room(folio, nr - 1))
 		return;
 
 	gfp &= ~__GFP_RECLAIM;
@@ -804,7 +837,7 @@ struct folio *swapin_sync(swp_entry_t entry, gfp_t gfp, unsigned long orders,
 
 	swap_read_folio(folio, NULL);
 	if (!folio_test_large(folio) && folio_test_uptodate(folio))
-		swapin_sync_fill(entry, orders, gfp, vmf, mpol, ilx);
+		swapin_sync_fill(folio, entry, orders, gfp, vmf, mpol, ilx);
 	return folio;
 }
 

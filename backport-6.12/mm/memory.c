@@ -4233,6 +4233,36 @@ static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
 #define SWAPIN_BLOCK_GFP	((GFP_HIGHUSER_MOVABLE & ~__GFP_DIRECT_RECLAIM) | \
 				 __GFP_NOMEMALLOC | __GFP_NOWARN)
 
+/*
+ * Whether the memory cgroup that @folio, the faulting page's folio, was
+ * charged to, and each of its ancestors, has room for @nr more pages and a
+ * reclaim batch besides. The block's other folios are charged without
+ * reclaim, but a cgroup at its limit would give them the room its faults'
+ * own reclaim just made, and so evict its pages for pages nobody asked
+ * for: there the fault swaps in its own page alone.
+ */
+static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
+{
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg;
+	bool room = true;
+
+	rcu_read_lock();
+	for (memcg = folio_memcg(folio); memcg && !mem_cgroup_is_root(memcg);
+	     memcg = parent_mem_cgroup(memcg)) {
+		if (page_counter_read(&memcg->memory) + nr + SWAP_CLUSTER_MAX >
+		    READ_ONCE(memcg->memory.max)) {
+			room = false;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return room;
+#else
+	return true;
+#endif
+}
+
 /* Allocate and charge the block's folios other than the faulting one */
 static bool swapin_block_alloc(struct vm_area_struct *vma, unsigned long addr,
 			       swp_entry_t entry, struct folio **folios,
@@ -4319,6 +4349,8 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 	idx = (vmf->address - addr) >> PAGE_SHIFT;
 	entry = pte_to_swp_entry(pte_move_swp_offset(swp_pte, -idx));
 
+	if (!swapin_block_has_room(folio, nr - 1))
+		return false;
 	folios[idx] = folio;
 	if (!swapin_block_alloc(vma, addr, entry, folios, nr) ||
 	    swapcache_prepare(entry, nr)) {
