@@ -1551,9 +1551,17 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 	struct zram_block_stats *bs = &zram->block_stats;
 	ssize_t ret;
 
+	/*
+	 * Mainline's columns, in its order. Those this kernel cannot count
+	 * read 0: 6.12's zs_map_object() does not tell whether it mapped a
+	 * block object in place or copied it (in_place_reads, copied_reads),
+	 * a swap slot free waits for the block's spinlock rather than being
+	 * deferred (deferred_frees), and there is no compressed_writeback
+	 * (written_back_blocks).
+	 */
 	down_read(&zram->init_lock);
 	ret = sysfs_emit(buf,
-			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			 (u64)atomic64_read(&bs->blocks_stored),
 			 (u64)atomic64_read(&bs->blocks_written),
 			 (u64)atomic64_read(&bs->block_reads),
@@ -1563,7 +1571,9 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			 (u64)atomic64_read(&bs->same_blocks),
 			 (u64)atomic64_read(&bs->huge_blocks),
 			 (u64)atomic64_read(&bs->buffered_reads),
-			 (u64)atomic64_read(&bs->recompressed_blocks));
+			 0ULL, 0ULL, 0ULL,
+			 (u64)atomic64_read(&bs->recompressed_blocks),
+			 0ULL);
 	up_read(&zram->init_lock);
 
 	return ret;
