@@ -721,10 +721,11 @@ static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
 	struct vm_area_struct *vma = vmf ? vmf->vma : NULL;
 	unsigned long orders = GENMASK(PMD_ORDER - 1, order);
 
-	if (!vma || !vma_is_anonymous(vma) || !zswap_never_enabled())
+	if (!vma || !vma_is_anonymous(vma) ||
+	    !thp_vma_allowable_orders(vma, vma->vm_flags, TVA_PAGEFAULT,
+				      orders))
 		return false;
-	return thp_vma_allowable_orders(vma, vma->vm_flags, TVA_PAGEFAULT,
-					orders);
+	return zswap_never_enabled();
 }
 
 /*

@@ -149,34 +149,32 @@ static unsigned int block_bdev_blocks(struct zram_block *blk)
 	return DIV_ROUND_UP(blk->size, PAGE_SIZE);
 }
 
-static bool slot_has_pending(struct zram *zram, u32 first)
+/* Inline: every lock and unlock of a slot looks, and rarely finds one */
+static inline bool slot_has_pending(struct zram *zram, u32 first)
 {
 	return zram_multi_pages(zram) &&
-	       READ_ONCE(zram_block_of(zram, first)->pending);
+	       unlikely(READ_ONCE(zram_block_of(zram, first)->pending));
 }
 
 /*
  * Do the frees zram_slot_free_notify() recorded for the block of slot
- * @first (its first slot). Block should be locked.
+ * @first (its first slot). Block should be locked, and slot_has_pending().
  */
 static void slot_free_pending(struct zram *zram, u32 first)
 {
-	unsigned long pending;
+	unsigned long pending = xchg(&zram_block_of(zram, first)->pending, 0);
 	unsigned int i;
 
-	if (!slot_has_pending(zram, first))
-		return;
-	pending = xchg(&zram_block_of(zram, first)->pending, 0);
 	for_each_set_bit(i, &pending, zram_block_pages(zram))
 		slot_free(zram, first + i);
 }
 #else
-static bool slot_has_pending(struct zram *zram, u32 first)
+static inline bool slot_has_pending(struct zram *zram, u32 first)
 {
 	return false;
 }
 
-static void slot_free_pending(struct zram *zram, u32 first)
+static inline void slot_free_pending(struct zram *zram, u32 first)
 {
 }
 #endif
@@ -201,14 +199,15 @@ static __must_check bool slot_trylock(struct zram *zram, u32 index)
 	if (!test_and_set_bit_lock(ZRAM_ENTRY_LOCK_BIT, lock)) {
 		mutex_acquire(&zram->table_lock_map, 0, 1, _RET_IP_);
 		lock_acquired(&zram->table_lock_map, _RET_IP_);
-		slot_free_pending(zram, first);
+		if (slot_has_pending(zram, first))
+			slot_free_pending(zram, first);
 		return true;
 	}
 
 	return false;
 }
 
-static void slot_lock(struct zram *zram, u32 index)
+static inline void slot_lock(struct zram *zram, u32 index)
 {
 	u32 first = zram_lock_index(zram, index);
 	unsigned long *lock = &zram->table[first].__lock;
@@ -216,27 +215,43 @@ static void slot_lock(struct zram *zram, u32 index)
 	mutex_acquire(&zram->table_lock_map, 0, 0, _RET_IP_);
 	wait_on_bit_lock(lock, ZRAM_ENTRY_LOCK_BIT, TASK_UNINTERRUPTIBLE);
 	lock_acquired(&zram->table_lock_map, _RET_IP_);
-	slot_free_pending(zram, first);
+	if (slot_has_pending(zram, first))
+		slot_free_pending(zram, first);
 }
 
-static void slot_unlock(struct zram *zram, u32 index)
+/*
+ * A free that zram_slot_free_notify() recorded while slot_unlock() dropped
+ * the lock of the block of slot @first: take the lock back to do it
+ * (slot_trylock() does), unless someone else holds the lock now and does it
+ * when unlocking.
+ */
+static void slot_unlock_pending(struct zram *zram, u32 first)
+{
+	unsigned long *lock = &zram->table[first].__lock;
+
+	while (slot_has_pending(zram, first) && slot_trylock(zram, first)) {
+		mutex_release(&zram->table_lock_map, _RET_IP_);
+		clear_and_wake_up_bit(ZRAM_ENTRY_LOCK_BIT, lock);
+	}
+}
+
+static inline void slot_unlock(struct zram *zram, u32 index)
 {
 	u32 first = zram_lock_index(zram, index);
 	unsigned long *lock = &zram->table[first].__lock;
 
-	do {
+	if (slot_has_pending(zram, first))
 		slot_free_pending(zram, first);
-		mutex_release(&zram->table_lock_map, _RET_IP_);
-		clear_and_wake_up_bit(ZRAM_ENTRY_LOCK_BIT, lock);
-		/*
-		 * clear_and_wake_up_bit() orders the unlock before this load
-		 * (smp_mb__after_atomic()); zram_slot_free_notify() orders its
-		 * set_bit() before its trylock the same way. So a free it
-		 * recorded is seen either by its trylock, which then succeeds,
-		 * or here: take the lock back to do it, unless someone else
-		 * holds the lock now and does it when unlocking.
-		 */
-	} while (slot_has_pending(zram, first) && slot_trylock(zram, first));
+	mutex_release(&zram->table_lock_map, _RET_IP_);
+	clear_and_wake_up_bit(ZRAM_ENTRY_LOCK_BIT, lock);
+	/*
+	 * clear_and_wake_up_bit() orders the unlock before this load
+	 * (smp_mb__after_atomic()); zram_slot_free_notify() orders its
+	 * set_bit() before its trylock the same way. So a free it recorded is
+	 * seen either by its trylock, which then succeeds, or here.
+	 */
+	if (slot_has_pending(zram, first))
+		slot_unlock_pending(zram, first);
 }
 
 static inline bool init_done(struct zram *zram)
