@@ -3,21 +3,27 @@
 # benchmark (harness/bin/bench --native) and harness/studies/uml-bench.
 # Sourced after common.sh.
 
-# uml_bench_kernel baseline|patched [ORDER]: builds the UML kernel of that
-# tree (patched: with CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=ORDER, default 2)
-# from a copy with the benchmark in zram's directory; prints the path of
-# its `linux` binary.
+# uml_bench_kernel baseline|patched [ORDER [DECODER]]: builds the UML
+# kernel of that tree (patched: with CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=ORDER,
+# default 2; DECODER "base": with the base's lib/lz4 decoder instead of the
+# series') from a copy with the benchmark in zram's directory; prints the
+# path of its `linux` binary.
 uml_bench_kernel() {
-	local kind=$1 order=${2:-2} tree_src name tree src out work frag
+	local kind=$1 order=${2:-2} decoder=${3:-series} tree_src name tree src out work frag
 	tree_src=$(prepare_tree "$kind")
 	name=umlbench
 	[ "$kind" = patched ] || name=$name-$kind
 	[ "$kind" = patched ] && [ "$order" != 2 ] && name=$name-o$order
+	[ "$decoder" = base ] && name=$name-basedec
 	tree=$(tree_dir "$name")
 	src=$tree/src out=$tree/uml work=$ZMP_WORK/$name
 	mkdir -p "$src" "$out" "$work"
 	rsync -a --delete --exclude=/drivers/block/zram/zram_bench.c \
 		--exclude=/drivers/block/zram/Makefile "$tree_src/" "$src/"
+	if [ "$decoder" = base ]; then
+		rsync -a "$(prepare_tree baseline)/lib/lz4/lz4_decompress.c" \
+			"$src/lib/lz4/lz4_decompress.c"
+	fi
 	cmp -s "$ZMP_HARNESS/uml/zram_bench.c" "$src/drivers/block/zram/zram_bench.c" ||
 		cp "$ZMP_HARNESS/uml/zram_bench.c" "$src/drivers/block/zram/zram_bench.c"
 	{ cat "$tree_src/drivers/block/zram/Makefile"; echo 'obj-$(CONFIG_ZRAM) += zram_bench.o'; } \
