@@ -730,10 +730,12 @@ static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
 
 /*
  * Whether the memory cgroup that the fault charged @folio to, and each of
- * its ancestors, has room for @nr more pages and a reclaim batch besides.
- * The fill's folios are charged without reclaim, but a cgroup at its limit
- * would give them the room its faults' own reclaim just made, and so evict
- * its pages for pages nobody asked for: no fill there.
+ * its ancestors, has room for @nr more pages and a reclaim batch besides,
+ * below memory.max and memory.high (above high, the task reclaims on its
+ * way back to user space). The fill's folios are charged without reclaim,
+ * but a cgroup at its limit would give them the room its faults' own
+ * reclaim just made, and so evict its pages for pages nobody asked for: no
+ * fill there.
  */
 static bool swapin_fill_has_room(struct folio *folio, unsigned long nr)
 {
@@ -744,8 +746,11 @@ static bool swapin_fill_has_room(struct folio *folio, unsigned long nr)
 	rcu_read_lock();
 	for (memcg = folio_memcg(folio); memcg && !mem_cgroup_is_root(memcg);
 	     memcg = parent_mem_cgroup(memcg)) {
+		unsigned long limit = min(READ_ONCE(memcg->memory.max),
+					  READ_ONCE(memcg->memory.high));
+
 		if (page_counter_read(&memcg->memory) + nr + SWAP_CLUSTER_MAX >
-		    READ_ONCE(memcg->memory.max)) {
+		    limit) {
 			room = false;
 			break;
 		}

@@ -4236,10 +4236,11 @@ static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
 /*
  * Whether the memory cgroup that @folio, the faulting page's folio, was
  * charged to, and each of its ancestors, has room for @nr more pages and a
- * reclaim batch besides. The block's other folios are charged without
- * reclaim, but a cgroup at its limit would give them the room its faults'
- * own reclaim just made, and so evict its pages for pages nobody asked
- * for: there the fault swaps in its own page alone.
+ * reclaim batch besides, below memory.max and memory.high (above high, the
+ * task reclaims on its way back to user space). The block's other folios
+ * are charged without reclaim, but a cgroup at its limit would give them
+ * the room its faults' own reclaim just made, and so evict its pages for
+ * pages nobody asked for: there the fault swaps in its own page alone.
  */
 static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
 {
@@ -4250,8 +4251,11 @@ static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
 	rcu_read_lock();
 	for (memcg = folio_memcg(folio); memcg && !mem_cgroup_is_root(memcg);
 	     memcg = parent_mem_cgroup(memcg)) {
+		unsigned long limit = min(READ_ONCE(memcg->memory.max),
+					  READ_ONCE(memcg->memory.high));
+
 		if (page_counter_read(&memcg->memory) + nr + SWAP_CLUSTER_MAX >
-		    READ_ONCE(memcg->memory.max)) {
+		    limit) {
 			room = false;
 			break;
 		}
