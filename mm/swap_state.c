@@ -730,12 +730,14 @@ static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
 
 /*
  * Whether the memory cgroup that the fault charged @folio to, and each of
- * its ancestors, has room for @nr more pages and a reclaim batch besides,
- * below memory.max and memory.high (above high, the task reclaims on its
- * way back to user space). The fill's folios are charged without reclaim,
- * but a cgroup at its limit would give them the room its faults' own
- * reclaim just made, and so evict its pages for pages nobody asked for: no
- * fill there.
+ * its ancestors, has room for @nr more pages and a charge batch besides,
+ * below memory.max and memory.high. The fill's folios are charged without
+ * reclaim, but a cgroup at its limit would give them the room its faults'
+ * own reclaim just made, and so evict its pages for pages nobody asked
+ * for: no fill there. A charge may take MEMCG_CHARGE_BATCH pages from the
+ * counter into the CPU's stock; with that much room left the fill never
+ * takes the counter above memory.high, where its task would reclaim a
+ * batch on the way back to user space.
  */
 static bool swapin_fill_has_room(struct folio *folio, unsigned long nr)
 {
@@ -748,9 +750,9 @@ static bool swapin_fill_has_room(struct folio *folio, unsigned long nr)
 	     memcg = parent_mem_cgroup(memcg)) {
 		unsigned long limit = min(READ_ONCE(memcg->memory.max),
 					  READ_ONCE(memcg->memory.high));
+		unsigned long usage = page_counter_read(&memcg->memory);
 
-		if (page_counter_read(&memcg->memory) + nr + SWAP_CLUSTER_MAX >
-		    limit) {
+		if (usage + nr + MEMCG_CHARGE_BATCH > limit) {
 			room = false;
 			break;
 		}

@@ -4236,11 +4236,14 @@ static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
 /*
  * Whether the memory cgroup that @folio, the faulting page's folio, was
  * charged to, and each of its ancestors, has room for @nr more pages and a
- * reclaim batch besides, below memory.max and memory.high (above high, the
- * task reclaims on its way back to user space). The block's other folios
- * are charged without reclaim, but a cgroup at its limit would give them
- * the room its faults' own reclaim just made, and so evict its pages for
- * pages nobody asked for: there the fault swaps in its own page alone.
+ * charge batch besides, below memory.max and memory.high. The block's
+ * other folios are charged without reclaim, but a cgroup at its limit
+ * would give them the room its faults' own reclaim just made, and so evict
+ * its pages for pages nobody asked for: there the fault swaps in its own
+ * page alone. A charge may take MEMCG_CHARGE_BATCH pages from the counter
+ * into the CPU's stock; with that much room left the batch never takes the
+ * counter above memory.high, where its task would reclaim a batch on the
+ * way back to user space.
  */
 static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
 {
@@ -4253,9 +4256,9 @@ static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
 	     memcg = parent_mem_cgroup(memcg)) {
 		unsigned long limit = min(READ_ONCE(memcg->memory.max),
 					  READ_ONCE(memcg->memory.high));
+		unsigned long usage = page_counter_read(&memcg->memory);
 
-		if (page_counter_read(&memcg->memory) + nr + SWAP_CLUSTER_MAX >
-		    limit) {
+		if (usage + nr + MEMCG_CHARGE_BATCH > limit) {
 			room = false;
 			break;
 		}

@@ -3141,8 +3141,14 @@ static int read_from_zspool(struct zram *zram, struct page *page, u32 index)
 		return read_incompressible_page(zram, page, index);
 }
 
+/*
+ * Read slot @index into @page. @access: somebody asked for the page (see
+ * bio_is_access()); the slot is then marked accessed under the lock that
+ * the read holds already, once its data is read or its read from the
+ * backing device is about to be submitted.
+ */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct bio *parent)
+			  struct bio *parent, bool access)
 {
 	int ret;
 
@@ -3156,19 +3162,25 @@ again:
 		 * changed meanwhile is read again)
 		 */
 		ret = read_from_zspool(zram, page, index);
+		if (!ret && access)
+			mark_slot_accessed(zram, index);
 		slot_unlock(zram, index);
 		if (ret == -EAGAIN)
 			goto again;
 	} else {
 		unsigned long blk_idx = get_slot_handle(zram, index);
 
+		if (bio_is_sync_readahead(parent)) {
+			slot_unlock(zram, index);
+			return -EAGAIN;
+		}
+		if (access)
+			mark_slot_accessed(zram, index);
 		/*
 		 * The slot should be unlocked before reading from the backing
 		 * device.
 		 */
 		slot_unlock(zram, index);
-		if (bio_is_sync_readahead(parent))
-			return -EAGAIN;
 		ret = read_from_bdev(zram, page, index, blk_idx, parent);
 	}
 
@@ -3187,14 +3199,14 @@ again:
  * always expects a full page for the output.
  */
 static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bvec,
-				  u32 index, int offset)
+				  u32 index, int offset, bool access)
 {
 	struct page *page = alloc_page(GFP_NOIO);
 	int ret;
 
 	if (!page)
 		return -ENOMEM;
-	ret = zram_read_page(zram, page, index, NULL);
+	ret = zram_read_page(zram, page, index, NULL, access);
 	if (likely(!ret))
 		memcpy_to_bvec(bvec, page_address(page) + offset);
 	__free_page(page);
@@ -3205,8 +3217,10 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
 			  u32 index, int offset, struct bio *bio)
 {
 	if (is_partial_io(bvec))
-		return zram_bvec_read_partial(zram, bvec, index, offset);
-	return zram_read_page(zram, bvec->bv_page, index, bio);
+		return zram_bvec_read_partial(zram, bvec, index, offset,
+					      bio_is_access(bio));
+	return zram_read_page(zram, bvec->bv_page, index, bio,
+			      bio_is_access(bio));
 }
 
 /* Free slot @index for its new data. Slot should be locked. */
@@ -3350,7 +3364,7 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bvec,
 	if (!page)
 		return -ENOMEM;
 
-	ret = zram_read_page(zram, page, index, NULL);
+	ret = zram_read_page(zram, page, index, NULL, false);
 	if (!ret) {
 		memcpy_from_bvec(page_address(page) + offset, bvec);
 		ret = zram_write_page(zram, page, index);
@@ -4251,13 +4265,6 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 			break;
 		}
 		flush_dcache_page(bv.bv_page);
-
-		if (bio_is_access(bio)) {
-			slot_lock(zram, index);
-			mark_slot_accessed(zram, index);
-			slot_unlock(zram, index);
-		}
-
 		bio_advance_iter_single(bio, &iter, bv.bv_len);
 	} while (iter.bi_size);
 
