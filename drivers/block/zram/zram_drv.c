@@ -3590,11 +3590,11 @@ static void zram_copy_block_to_bio(const void *src, size_t size,
 static int zram_read_block(struct zram *zram, struct bio *bio,
 			   struct bvec_iter iter, u32 index)
 {
-	struct page *page = zram_bio_block(zram, bio, iter);
 	unsigned int nr = zram_block_pages(zram);
 	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
 	struct zcomp *comp;
+	struct page *page;
 	int ret = -EAGAIN;
 	unsigned int i;
 
@@ -3609,6 +3609,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	if (blk->live != BIT(nr) - 1)
 		goto out;
 
+	page = zram_bio_block(zram, bio, iter);
 	comp = zram_block_comp(zram, index);
 	zstrm = zcomp_stream_get(comp);
 	if (page && !block_written_back(zram, index)) {
