@@ -3593,8 +3593,8 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	unsigned int nr = zram_block_pages(zram);
 	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
-	struct zcomp *comp;
 	struct page *page;
+	struct zcomp *comp;
 	int ret = -EAGAIN;
 	unsigned int i;
 
