@@ -1871,8 +1871,14 @@ static int zram_read_from_zspool(struct zram *zram, struct page *page,
 	return ret;
 }
 
+/*
+ * Read slot @index into @page. @access: a read of the page itself (not the
+ * read of a partial write); the slot is then marked accessed under the
+ * lock that the read holds already, once its data is read or its read
+ * from the backing device is about to be submitted.
+ */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct bio *parent)
+			  struct bio *parent, bool access)
 {
 	int ret;
 
@@ -1880,8 +1886,12 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 	if (!zram_test_flag(zram, index, ZRAM_WB)) {
 		/* Slot should be locked through out the function call */
 		ret = zram_read_from_zspool(zram, page, index);
+		if (!ret && access)
+			zram_accessed(zram, index);
 		zram_slot_unlock(zram, index);
 	} else {
+		if (access)
+			zram_accessed(zram, index);
 		/*
 		 * The slot should be unlocked before reading from the backing
 		 * device.
@@ -1911,7 +1921,7 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bvec,
 
 	if (!page)
 		return -ENOMEM;
-	ret = zram_read_page(zram, page, index, NULL);
+	ret = zram_read_page(zram, page, index, NULL, true);
 	if (likely(!ret))
 		memcpy_to_bvec(bvec, page_address(page) + offset);
 	__free_page(page);
@@ -1923,7 +1933,7 @@ static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
 {
 	if (is_partial_io(bvec))
 		return zram_bvec_read_partial(zram, bvec, index, offset);
-	return zram_read_page(zram, bvec->bv_page, index, bio);
+	return zram_read_page(zram, bvec->bv_page, index, bio, true);
 }
 
 /* How zram_store_page() stores a page */
@@ -2094,7 +2104,7 @@ static int zram_bvec_write_partial(struct zram *zram, struct bio_vec *bvec,
 	if (!page)
 		return -ENOMEM;
 
-	ret = zram_read_page(zram, page, index, NULL);
+	ret = zram_read_page(zram, page, index, NULL, false);
 	if (!ret) {
 		memcpy_from_bvec(page_address(page) + offset, bvec);
 		ret = zram_write_page(zram, page, index);
@@ -3004,11 +3014,6 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 			break;
 		}
 		flush_dcache_page(bv.bv_page);
-
-		zram_slot_lock(zram, index);
-		zram_accessed(zram, index);
-		zram_slot_unlock(zram, index);
-
 		bio_advance_iter_single(bio, &iter, bv.bv_len);
 	} while (iter.bi_size);
 
