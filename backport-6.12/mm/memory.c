@@ -4385,10 +4385,12 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 		/*
 		 * A failed read of the block fails every folio in it: read
 		 * each again alone, so that no page loses good data to an
-		 * error of its neighbour's.
+		 * error of its neighbour's. Not with swap_read_folio(), which
+		 * would unlock the folio while it is on the LRU but neither
+		 * mapped nor in the swap cache.
 		 */
 		if (!folio_test_uptodate(folios[i]))
-			swap_read_folio(folios[i], NULL);
+			swap_read_folios_block(&folios[i], 1);
 		folios[i]->private = NULL;
 	}
 

@@ -688,8 +688,9 @@ int swap_block_order(struct swap_info_struct *sis)
 /**
  * swap_read_folios_block - read a device block into order-0 folios
  * @folios: @nr locked order-0 folios, not in the swap cache, where
- *	@folios[i]->swap is the block's first swap entry plus i
- * @nr: the number of pages in the block, see swap_block_order()
+ *	@folios[i]->swap is the first folio's swap entry plus i
+ * @nr: the number of pages in the block (see swap_block_order()), or 1 to
+ *	read one of them again alone
  *
  * Like swap_read_folio() on each folio, but with one bio that carries them
  * all, so that the device reads the block once. The swap entries must be
