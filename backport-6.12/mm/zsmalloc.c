@@ -175,10 +175,7 @@
 #define FULLNESS_BITS	4
 #define CLASS_BITS	8
 #define MAGIC_VAL_BITS	8
-/*
- * zspage->nr_pages: up to ZS_MAX_ZSPAGE_PAGES, 128 at most (a chain size of
- * 16 at multi-page order 4)
- */
+/* zspage->nr_pages: up to ZS_MAX_ZSPAGE_PAGES, 32 at most */
 #define ZS_PAGES_BITS	8
 
 #define ZS_MAX_PAGES_PER_ZSPAGE	(_AC(CONFIG_ZSMALLOC_CHAIN_SIZE, UL))
@@ -200,11 +197,18 @@
  * Multi-page zspages of up to half ZSMALLOC_CHAIN_SIZE blocks (64 KiB for
  * 16 KiB blocks): longer chains would round objects a little less, but a
  * pool keeps a partly used zspage per class, and those cost more (see the
- * class-waste figures in the series' cover letter).
+ * class-waste figures in the series' cover letter). The chain is also
+ * capped at ZS_MULTI_PAGES_CHAIN_LIMIT pages, which bounds the page arrays
+ * alloc_zspage() and replace_sub_page() keep on the stack; up to
+ * ZSMALLOC_MULTI_PAGES_ORDER 2 the cap is never reached.
  */
-#define ZS_MULTI_PAGES_MAX_CHAIN	((ZS_MAX_PAGES_PER_ZSPAGE << ZS_MULTI_PAGES_ORDER) / 2)
+#define ZS_MULTI_PAGES_CHAIN_LIMIT	32
+#define ZS_MULTI_PAGES_MAX_CHAIN	MIN(ZS_MULTI_PAGES_CHAIN_LIMIT, \
+					    (ZS_MAX_PAGES_PER_ZSPAGE << \
+					     ZS_MULTI_PAGES_ORDER) / 2)
 /* Most pages any zspage has: sizes the on-stack page arrays */
-#define ZS_MAX_ZSPAGE_PAGES	MAX(ZS_MAX_PAGES_PER_ZSPAGE, ZS_MULTI_PAGES_MAX_CHAIN)
+#define ZS_MAX_ZSPAGE_PAGES	MAX(ZS_MAX_PAGES_PER_ZSPAGE, \
+				    ZS_MULTI_PAGES_MAX_CHAIN)
 
 /*
  * On systems with 4K page size, this gives 255 size classes! There is a
