@@ -99,11 +99,15 @@ static size_t zs_test_max_size(struct zs_pool *pool)
 	return zs_max_alloc_size(pool);
 }
 
+/* ZS_MULTI_PAGES_CHAIN_LIMIT: the longest multi-page zspage chain */
+#define ZS_TEST_MULTI_CHAIN_LIMIT	32
+
 /* Longest zspage chain for objects of @class_size */
 static unsigned int zs_test_max_chain(size_t class_size)
 {
 	if (class_size > PAGE_SIZE)
-		return (CONFIG_ZSMALLOC_CHAIN_SIZE << ZS_TEST_MULTI_ORDER) / 2;
+		return min((CONFIG_ZSMALLOC_CHAIN_SIZE << ZS_TEST_MULTI_ORDER) / 2,
+			   ZS_TEST_MULTI_CHAIN_LIMIT);
 	return CONFIG_ZSMALLOC_CHAIN_SIZE;
 }
 
