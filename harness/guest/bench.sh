@@ -7,6 +7,7 @@
 # swapbench's --latency and --compact; WRITERS: its --writers. ZRAM_BLOCK_KB: the device's block_size
 # (0: its default; ignored by a kernel without the attribute). ZRAM_LEVEL:
 # the device's algorithm_params level (0: the algorithm's default).
+# PROFILE_MARK=1: swapbench --mark (bench --profile-swapin).
 # PHONE=plain|compressed: the phone profile: lz4, zstd recompression of
 # idle memory (priority 1) and idle writeback to a backing device (zram1,
 # with compressed_writeback for "compressed") between swap-out and swap-in;
@@ -86,6 +87,7 @@ extra=
 [ "${LATENCY:-0}" = 1 ] && extra="$extra --latency"
 [ "${COMPACT:-0}" = 1 ] && extra="$extra --compact"
 [ "${WRITERS:-1}" != 1 ] && extra="$extra --writers $WRITERS"
+[ "${PROFILE_MARK:-0}" = 1 ] && extra="$extra --mark"
 if [ -n "${PHONE:-}" ]; then
 	swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra \
 		--between "sh /tmp/phone.sh"

@@ -433,10 +433,12 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: swapbench --corpus PATH [--size MiB] [--rounds N] [--zram NAME]\n"
 		"                 [--fail-swapin] [--compact] [--latency] [--writers N]\n"
-		"                 [--between CMD]\n"
+		"                 [--between CMD] [--mark]\n"
 		"  Maps SIZE MiB (default 100) of anonymous memory, fills it from the\n"
 		"  corpus, and for each round (default 3) pages it out with\n"
-		"  MADV_PAGEOUT, touches it back in and verifies every byte.\n");
+		"  MADV_PAGEOUT, touches it back in and verifies every byte.\n"
+		"  --mark: call getpriority() right before and after the first\n"
+		"  round's swap-in, for a profiler that counts between the calls.\n");
 	exit(2);
 }
 
@@ -452,6 +454,7 @@ int main(int argc, char **argv)
 		{ "latency", no_argument, NULL, 'l' },
 		{ "writers", required_argument, NULL, 'w' },
 		{ "between", required_argument, NULL, 'b' },
+		{ "mark", no_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *corpus = NULL, *between = NULL;
@@ -462,6 +465,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	size_t size, off;
 	int fd, c, fail_swapin = 0, compact = 0, latency = 0, writers = 1;
+	int mark = 0;
 	char *end;
 
 	zmp_init();
@@ -499,6 +503,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			between = optarg;
+			break;
+		case 'm':
+			mark = 1;
 			break;
 		default:
 			usage();
@@ -554,8 +561,12 @@ int main(int argc, char **argv)
 		if (fail_swapin)
 			make_it_fail(1);
 		snap(&mid);
+		if (mark && r == 1)
+			(void)getpriority(PRIO_PROCESS, 0);
 		for (off = 0; off < size; off += PG)
 			sink += mem[off];
+		if (mark && r == 1)
+			(void)getpriority(PRIO_PROCESS, 0);
 		snap(&in);
 		if (fail_swapin)
 			make_it_fail(0);

@@ -38,8 +38,25 @@ def plugin():
     return guest.host_tool("tbprof.so", QEMU_PLUGIN_INC=inc)
 
 
-def qemu_args(out):
-    return ["-plugin", "%s,out=%s" % (plugin(), out)]
+# swapbench --mark calls getpriority() before and after its swap-in
+MARK_SYMBOL = "__x64_sys_getpriority"
+
+
+def qemu_args(out, mark=None):
+    arg = "%s,out=%s" % (plugin(), out)
+    if mark is not None:
+        arg += ",mark=%x" % mark
+    return ["-plugin", arg]
+
+
+def mark_address(kernel):
+    """Address of MARK_SYMBOL in the build that made the image @kernel."""
+    with open(system_map(kernel)) as f:
+        for line in f:
+            a, t, n = line.split()[:3]
+            if n == MARK_SYMBOL:
+                return int(a, 16)
+    raise SystemExit("profile: no %s in %s" % (MARK_SYMBOL, system_map(kernel)))
 
 
 def system_map(kernel):
@@ -55,6 +72,9 @@ def system_map(kernel):
 
 def functions(kernel, prof):
     """Counter: kernel function (or USER) -> instructions executed."""
+    if os.path.getsize(prof) == 0:
+        raise SystemExit("profile: %s is empty (with --profile-swapin: the "
+                         "guest's marks did not both run)" % prof)
     addrs, names = [], []
     with open(system_map(kernel)) as f:
         for line in f:
@@ -88,7 +108,7 @@ def table(counts, kinds, top=30):
         lines.append("| %s | %s |" % (title, " | ".join(
             "%.1f" % (v / 1e6) for v in vals)))
 
-    row("all (kernel and user space, whole boot)",
+    row("all (kernel and user space)",
         [sum(counts[k].values()) for k in kinds])
     row("kernel, zstd and lz4 (%s functions)" % ", ".join(LIB_PREFIXES),
         [sum(v for n, v in counts[k].items() if in_library(n)) for k in kinds])

@@ -75,6 +75,10 @@ def parse_args(argv):
                     help="also count the instructions executed in each kernel "
                     "function (qemu plugin harness/host/tbprof.c, round 1 "
                     "of each kernel, whole boot); needs the instruction clock")
+    ap.add_argument("--profile-swapin", action="store_true",
+                    help="as --profile, but count only round 1's swap-in "
+                    "(from a getpriority() call swapbench makes before it "
+                    "to one after it)")
     ap.add_argument("--writers", type=int, default=1, metavar="N",
                     help="page the memory out from N threads at once (1-8, "
                     "default 1): N CPUs storing into zram together")
@@ -129,6 +133,8 @@ def parse_args(argv):
         ap.error("--writers must be 1..8")
     if not 1 <= a.rounds <= 1000:
         ap.error("--rounds must be 1..1000")
+    if a.profile_swapin:
+        a.profile = True
     if a.profile and not a.icount:
         ap.error("--profile counts instructions: not with --host-time")
     if a.fallback and a.no_mthp:
@@ -197,13 +203,17 @@ def run_round(a, kind, kernel, img, rnd):
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "WRITERS": a.writers, "PHONE": a.phone or "",
+            "PROFILE_MARK": int(a.profile_swapin),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
     logfile = os.path.join(guest.LOGS, label + ".log")
     os.makedirs(os.path.dirname(logfile), exist_ok=True)
     mem = "%dM" % max(1024, 3 * a.size + 512)
     prof = os.path.join(guest.LOGS, label + ".prof")
-    extra = insnprof.qemu_args(prof) if a.profile and rnd == 1 else []
+    extra = []
+    if a.profile and rnd == 1:
+        extra = insnprof.qemu_args(prof, insnprof.mark_address(kernel)
+                                   if a.profile_swapin else None)
     text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
                                      drives=[img], mem=mem, smp=a.smp,
                                      append=a.append, icount=a.icount,
@@ -576,7 +586,8 @@ def main(argv):
         counts = {r["kernel"]: r.pop("profile") for r in rounds
                   if "profile" in r}
         text += ("\n\nguest instructions by function, round 1 of each kernel, "
-                 "the whole boot (M instructions):\n"
+                 "%s (M instructions):\n" % ("its swap-in" if a.profile_swapin
+                                            else "the whole boot")
                  + insnprof.table(counts, kinds))
     text = "command: %s\nbase: %s, commit %s\n%s" % (
         os.environ.get("ZMP_BENCH_CMD", ""), BASE, commit, text)
