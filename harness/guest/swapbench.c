@@ -50,9 +50,17 @@
 #define MAX_SIZES 16
 #define MAX_WRITERS 8
 
+/*
+ * A snapshot's clocks are read twice: first thing (the end of the phase
+ * before it) and last thing (the start of the phase after it), so that
+ * reading the statistics, which differ between kernels (a sysfs file of
+ * the series' is read only where it exists), is timed in no phase.
+ */
 struct snapshot {
-	double mono;		/* seconds */
-	double stime;		/* this process's system time, seconds */
+	double mono;		/* seconds, when the snapshot began */
+	double stime;		/* this process's system time, seconds, then */
+	double mono_end;	/* both again when the snapshot was done */
+	double stime_end;
 	unsigned long long sys_ticks;	/* /proc/stat system + softirq + irq */
 	unsigned long long mm[9];	/* zram mm_stat */
 	unsigned long long pswpin, pswpout;
@@ -96,19 +104,25 @@ static void find_sizes(void)
 	globfree(&g);
 }
 
-static void snap(struct snapshot *s)
+static void read_clocks(double *mono, double *stime)
 {
 	struct timespec ts;
 	struct rusage ru;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*mono = ts.tv_sec + ts.tv_nsec / 1e9;
+	getrusage(RUSAGE_SELF, &ru);
+	*stime = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static void snap(struct snapshot *s)
+{
 	char path[1024], line[512];
 	FILE *f;
 	int i, n;
 
 	memset(s, 0, sizeof(*s));
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	s->mono = ts.tv_sec + ts.tv_nsec / 1e9;
-	getrusage(RUSAGE_SELF, &ru);
-	s->stime = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	read_clocks(&s->mono, &s->stime);
 
 	f = fopen("/proc/stat", "r");
 	if (f) {
@@ -160,6 +174,7 @@ static void snap(struct snapshot *s)
 			 size_names[i]);
 		s->fallback[i] = read_ull(path);
 	}
+	read_clocks(&s->mono_end, &s->stime_end);
 }
 
 /*
@@ -180,9 +195,11 @@ static void print_round(int round, const struct snapshot *a,
 	int i;
 
 	printf("ZMP_ROUND {\"round\": %d, \"swapout_ms\": %.1f, \"swapin_ms\": %.1f, ",
-	       round, (out->mono - a->mono) * 1e3, (in->mono - mid->mono) * 1e3);
+	       round, (out->mono - a->mono_end) * 1e3,
+	       (in->mono - mid->mono_end) * 1e3);
 	printf("\"swapout_stime_ms\": %.1f, \"swapin_stime_ms\": %.1f, ",
-	       (out->stime - a->stime) * 1e3, (in->stime - mid->stime) * 1e3);
+	       (out->stime - a->stime_end) * 1e3,
+	       (in->stime - mid->stime_end) * 1e3);
 	printf("\"sys_ms\": %.1f, ",
 	       (double)(in->sys_ticks - mid->sys_ticks +
 			out->sys_ticks - a->sys_ticks) * 1e3 / tck);
