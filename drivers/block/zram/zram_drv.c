@@ -507,7 +507,11 @@ static u32 pp_slot_size(struct zram *zram, u32 index)
 
 /*
  * Queue the @nr slots from @index (one slot, or a block from its first) in
- * the bucket of slot @size; the caller marks them ZRAM_PP_SLOT.
+ * the bucket of slot @size; the caller marks them ZRAM_PP_SLOT. A bucket
+ * keeps the order of the scan, by index: writeback gives the slots of a
+ * bucket backing blocks in that order, so that neighbouring slots (the
+ * pages of a block) are neighbours there too and a read of them takes one
+ * request (read_from_bdev_batched()).
  */
 static bool queue_pp_slots(struct zram_pp_ctl *ctl, u32 index,
 			   unsigned int nr, u32 size)
@@ -521,8 +525,8 @@ static bool queue_pp_slots(struct zram_pp_ctl *ctl, u32 index,
 	INIT_LIST_HEAD(&pps->entry);
 	pps->index = index;
 	pps->nr = nr;
-	list_add(&pps->entry,
-		 &ctl->pp_buckets[size / PP_BUCKET_SIZE_RANGE]);
+	list_add_tail(&pps->entry,
+		      &ctl->pp_buckets[size / PP_BUCKET_SIZE_RANGE]);
 	return true;
 }
 
@@ -818,6 +822,19 @@ static ssize_t idle_store(struct device *dev, struct device_attribute *attr,
 	mark_idle(zram, cutoff);
 	return len;
 }
+
+/*
+ * The reads from the backing device that one bio's pages need. Without
+ * compressed_writeback, a page whose backing block follows the one read
+ * last joins that read: the pages of a block, written back together, come
+ * back in one request. zram_bio_read() submits the last read.
+ */
+struct zram_bd_reads {
+	struct bio *parent;		/* the bio that the pages are read for */
+	struct bio *bio;		/* the read being built, not submitted */
+	unsigned long next_blk_idx;	/* the backing block that extends it */
+	unsigned int pages_left;	/* pages of @parent from this one on */
+};
 
 #ifdef CONFIG_ZRAM_WRITEBACK
 #define INVALID_BDEV_BLOCK		(~0UL)
@@ -2030,29 +2047,13 @@ static void zram_deferred_decompress(struct work_struct *w)
 	kfree(req);
 }
 
+/* The read of a page that compressed_writeback stored: decompress it next */
 static void zram_async_read_endio(struct bio *bio)
 {
 	struct zram_rb_req *req = bio->bi_private;
-	struct zram *zram = req->zram;
 
 	if (bio->bi_status) {
 		req->parent->bi_status = bio->bi_status;
-		bio_endio(req->parent);
-		bio_put(bio);
-		kfree(req);
-		return;
-	}
-
-	/*
-	 * NOTE: zram_async_read_endio() is not exactly right place for this.
-	 * Ideally, we need to do it after ZRAM_WB check, but this requires
-	 * us to use wq path even on systems that don't enable compressed
-	 * writeback, because we cannot take slot-lock in the current context.
-	 *
-	 * Keep the existing behavior for now.
-	 */
-	if (zram->compressed_wb == false) {
-		/* No decompression needed, complete the parent IO */
 		bio_endio(req->parent);
 		bio_put(bio);
 		kfree(req);
@@ -2067,12 +2068,56 @@ static void zram_async_read_endio(struct bio *bio)
 	queue_work(system_highpri_wq, &req->work);
 }
 
+/* Submit the read that @bdr is building, if any */
+static void zram_bd_reads_submit(struct zram_bd_reads *bdr)
+{
+	if (bdr->bio) {
+		submit_bio(bdr->bio);
+		bdr->bio = NULL;
+	}
+}
+
+/*
+ * Read @page from backing block @blk_idx for @bdr->parent: in the read
+ * being built when the block follows its last one, else in a new read.
+ * Pages written back without compressed_writeback need no work once read:
+ * each read is chained to the parent, which completes after them all.
+ */
+static int read_from_bdev_batched(struct zram *zram, struct page *page,
+				  unsigned long blk_idx,
+				  struct zram_bd_reads *bdr)
+{
+	unsigned short nr_vecs;
+
+	if (bdr->bio && blk_idx == bdr->next_blk_idx &&
+	    bio_add_page(bdr->bio, page, PAGE_SIZE, 0) == PAGE_SIZE) {
+		bdr->next_blk_idx++;
+		return 0;
+	}
+
+	zram_bd_reads_submit(bdr);
+	nr_vecs = min_t(unsigned int, bdr->pages_left, BIO_MAX_VECS);
+	bdr->bio = bio_alloc(zram->bdev, nr_vecs, bdr->parent->bi_opf,
+			     GFP_NOIO);
+	if (!bdr->bio)
+		return -ENOMEM;
+	bdr->bio->bi_iter.bi_sector = blk_idx * (PAGE_SIZE >> 9);
+	__bio_add_page(bdr->bio, page, PAGE_SIZE, 0);
+	bio_chain(bdr->bio, bdr->parent);
+	bdr->next_blk_idx = blk_idx + 1;
+	return 0;
+}
+
 static int read_from_bdev_async(struct zram *zram, struct page *page,
 				u32 index, unsigned long blk_idx,
-				struct bio *parent)
+				struct zram_bd_reads *bdr)
 {
+	struct bio *parent = bdr->parent;
 	struct zram_rb_req *req;
 	struct bio *bio;
+
+	if (!zram->compressed_wb)
+		return read_from_bdev_batched(zram, page, blk_idx, bdr);
 
 	req = kmalloc_obj(*req, GFP_NOIO);
 	if (!req)
@@ -2150,19 +2195,23 @@ static int read_from_bdev_sync(struct zram *zram, struct page *page, u32 index,
 }
 
 static int read_from_bdev(struct zram *zram, struct page *page, u32 index,
-			  unsigned long blk_idx, struct bio *parent)
+			  unsigned long blk_idx, struct zram_bd_reads *bdr)
 {
 	atomic64_inc(&zram->stats.bd_reads);
-	if (!parent)
+	if (!bdr)
 		return read_from_bdev_sync(zram, page, index, blk_idx);
-	return read_from_bdev_async(zram, page, index, blk_idx, parent);
+	return read_from_bdev_async(zram, page, index, blk_idx, bdr);
 }
 #else
 static inline void reset_bdev(struct zram *zram) {};
 static int read_from_bdev(struct zram *zram, struct page *page, u32 index,
-			  unsigned long blk_idx, struct bio *parent)
+			  unsigned long blk_idx, struct zram_bd_reads *bdr)
 {
 	return -EIO;
+}
+
+static void zram_bd_reads_submit(struct zram_bd_reads *bdr)
+{
 }
 
 static void zram_release_bdev_block(struct zram *zram, unsigned long blk_idx)
@@ -3142,13 +3191,15 @@ static int read_from_zspool(struct zram *zram, struct page *page, u32 index)
 }
 
 /*
- * Read slot @index into @page. @access: somebody asked for the page (see
- * bio_is_access()); the slot is then marked accessed under the lock that
- * the read holds already, once its data is read or its read from the
- * backing device is about to be submitted.
+ * Read slot @index into @page: for a bio, with @bdr, which may leave a
+ * read from the backing device to be submitted (zram_bio_read() does);
+ * else (@bdr NULL) synchronously. @access: somebody asked for the page
+ * (see bio_is_access()); the slot is then marked accessed under the lock
+ * that the read holds already, once its data is read or its read from
+ * the backing device is about to be submitted.
  */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct bio *parent, bool access)
+			  struct zram_bd_reads *bdr, bool access)
 {
 	int ret;
 
@@ -3170,7 +3221,7 @@ again:
 	} else {
 		unsigned long blk_idx = get_slot_handle(zram, index);
 
-		if (bio_is_sync_readahead(parent)) {
+		if (bdr && bio_is_sync_readahead(bdr->parent)) {
 			slot_unlock(zram, index);
 			return -EAGAIN;
 		}
@@ -3181,7 +3232,7 @@ again:
 		 * device.
 		 */
 		slot_unlock(zram, index);
-		ret = read_from_bdev(zram, page, index, blk_idx, parent);
+		ret = read_from_bdev(zram, page, index, blk_idx, bdr);
 	}
 
 	/*
@@ -3214,13 +3265,13 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bvec,
 }
 
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
-			  u32 index, int offset, struct bio *bio)
+			  u32 index, int offset, struct zram_bd_reads *bdr)
 {
 	if (is_partial_io(bvec))
 		return zram_bvec_read_partial(zram, bvec, index, offset,
-					      bio_is_access(bio));
-	return zram_read_page(zram, bvec->bv_page, index, bio,
-			      bio_is_access(bio));
+					      bio_is_access(bdr->parent));
+	return zram_read_page(zram, bvec->bv_page, index, bdr,
+			      bio_is_access(bdr->parent));
 }
 
 /* Free slot @index for its new data. Slot should be locked. */
@@ -4229,6 +4280,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 {
 	unsigned long start_time = bio_start_io_acct(bio);
 	struct bvec_iter iter = bio->bi_iter;
+	struct zram_bd_reads bdr = { .parent = bio };
 
 	do {
 		u32 index = iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
@@ -4254,7 +4306,8 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		bv = bio_iter_iovec(bio, iter);
 		bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - offset);
 
-		ret = zram_bvec_read(zram, &bv, index, offset, bio);
+		bdr.pages_left = DIV_ROUND_UP(iter.bi_size, PAGE_SIZE);
+		ret = zram_bvec_read(zram, &bv, index, offset, &bdr);
 		if (ret == -EAGAIN) {
 			/* a readahead of written back data, declined */
 			bio->bi_status = BLK_STS_AGAIN;
@@ -4269,6 +4322,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		bio_advance_iter_single(bio, &iter, bv.bv_len);
 	} while (iter.bi_size);
 
+	zram_bd_reads_submit(&bdr);
 	bio_end_io_acct(bio, start_time);
 	bio_endio(bio);
 }
