@@ -465,6 +465,19 @@ out:
 	return rv;
 }
 
+/*
+ * The reads from the backing device that one bio's pages need: a page
+ * whose backing block follows the one read last joins that read, so the
+ * pages of a block, written back together, come back in one request.
+ * zram_bio_read() submits the last read.
+ */
+struct zram_bd_reads {
+	struct bio *parent;		/* the bio that the pages are read for */
+	struct bio *bio;		/* the read being built, not submitted */
+	unsigned long next_blk_idx;	/* the backing block that extends it */
+	unsigned int pages_left;	/* pages of @parent from this one on */
+};
+
 #ifdef CONFIG_ZRAM_WRITEBACK
 static ssize_t writeback_limit_enable_store(struct device *dev,
 		struct device_attribute *attr, const char *buf, size_t len)
@@ -688,16 +701,40 @@ static void free_block_bdev(struct zram *zram, unsigned long blk_idx)
 	atomic64_dec(&zram->stats.bd_count);
 }
 
-static void read_from_bdev_async(struct zram *zram, struct page *page,
-			unsigned long entry, struct bio *parent)
+/* Submit the read that @bdr is building, if any */
+static void zram_bd_reads_submit(struct zram_bd_reads *bdr)
 {
+	if (bdr->bio) {
+		submit_bio(bdr->bio);
+		bdr->bio = NULL;
+	}
+}
+
+/*
+ * Read @page from backing block @entry for @bdr->parent: in the read being
+ * built when the block follows its last one, else in a new read. Each
+ * read is chained to the parent, which completes after them all.
+ */
+static void read_from_bdev_async(struct zram *zram, struct page *page,
+			unsigned long entry, struct zram_bd_reads *bdr)
+{
+	unsigned short nr_vecs;
 	struct bio *bio;
 
-	bio = bio_alloc(zram->bdev, 1, parent->bi_opf, GFP_NOIO);
+	if (bdr->bio && entry == bdr->next_blk_idx &&
+	    bio_add_page(bdr->bio, page, PAGE_SIZE, 0) == PAGE_SIZE) {
+		bdr->next_blk_idx++;
+		return;
+	}
+
+	zram_bd_reads_submit(bdr);
+	nr_vecs = min_t(unsigned int, bdr->pages_left, BIO_MAX_VECS);
+	bio = bio_alloc(zram->bdev, nr_vecs, bdr->parent->bi_opf, GFP_NOIO);
 	bio->bi_iter.bi_sector = entry * (PAGE_SIZE >> 9);
 	__bio_add_page(bio, page, PAGE_SIZE, 0);
-	bio_chain(bio, parent);
-	submit_bio(bio);
+	bio_chain(bio, bdr->parent);
+	bdr->bio = bio;
+	bdr->next_blk_idx = entry + 1;
 }
 
 #define PAGE_WB_SIG "page_index="
@@ -966,20 +1003,24 @@ static int read_from_bdev_sync(struct zram *zram, struct page *page,
 }
 
 static int read_from_bdev(struct zram *zram, struct page *page,
-			unsigned long entry, struct bio *parent)
+			unsigned long entry, struct zram_bd_reads *bdr)
 {
 	atomic64_inc(&zram->stats.bd_reads);
-	if (!parent)
+	if (!bdr)
 		return read_from_bdev_sync(zram, page, entry);
-	read_from_bdev_async(zram, page, entry, parent);
+	read_from_bdev_async(zram, page, entry, bdr);
 	return 0;
 }
 #else
 static inline void reset_bdev(struct zram *zram) {};
 static int read_from_bdev(struct zram *zram, struct page *page,
-			unsigned long entry, struct bio *parent)
+			unsigned long entry, struct zram_bd_reads *bdr)
 {
 	return -EIO;
+}
+
+static void zram_bd_reads_submit(struct zram_bd_reads *bdr)
+{
 }
 
 static void free_block_bdev(struct zram *zram, unsigned long blk_idx) {};
@@ -1872,13 +1913,15 @@ static int zram_read_from_zspool(struct zram *zram, struct page *page,
 }
 
 /*
- * Read slot @index into @page. @access: a read of the page itself (not the
- * read of a partial write); the slot is then marked accessed under the
+ * Read slot @index into @page: for a bio, with @bdr, which may leave a
+ * read from the backing device to be submitted (zram_bio_read() does);
+ * else (@bdr NULL) synchronously. @access: a read of the page itself (not
+ * the read of a partial write); the slot is then marked accessed under the
  * lock that the read holds already, once its data is read or its read
  * from the backing device is about to be submitted.
  */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct bio *parent, bool access)
+			  struct zram_bd_reads *bdr, bool access)
 {
 	int ret;
 
@@ -1899,7 +1942,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		zram_slot_unlock(zram, index);
 
 		ret = read_from_bdev(zram, page, zram_get_handle(zram, index),
-				     parent);
+				     bdr);
 	}
 
 	/* Should NEVER happen. Return bio error if it does. */
@@ -1929,11 +1972,11 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bvec,
 }
 
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
-			  u32 index, int offset, struct bio *bio)
+			  u32 index, int offset, struct zram_bd_reads *bdr)
 {
 	if (is_partial_io(bvec))
 		return zram_bvec_read_partial(zram, bvec, index, offset);
-	return zram_read_page(zram, bvec->bv_page, index, bio, true);
+	return zram_read_page(zram, bvec->bv_page, index, bdr, true);
 }
 
 /* How zram_store_page() stores a page */
@@ -2983,6 +3026,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 {
 	unsigned long start_time = bio_start_io_acct(bio);
 	struct bvec_iter iter = bio->bi_iter;
+	struct zram_bd_reads bdr = { .parent = bio };
 
 	do {
 		u32 index = iter.bi_sector >> SECTORS_PER_PAGE_SHIFT;
@@ -3008,7 +3052,8 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 
 		bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - offset);
 
-		if (zram_bvec_read(zram, &bv, index, offset, bio) < 0) {
+		bdr.pages_left = DIV_ROUND_UP(iter.bi_size, PAGE_SIZE);
+		if (zram_bvec_read(zram, &bv, index, offset, &bdr) < 0) {
 			atomic64_inc(&zram->stats.failed_reads);
 			bio->bi_status = BLK_STS_IOERR;
 			break;
@@ -3017,6 +3062,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		bio_advance_iter_single(bio, &iter, bv.bv_len);
 	} while (iter.bi_size);
 
+	zram_bd_reads_submit(&bdr);
 	bio_end_io_acct(bio, start_time);
 	bio_endio(bio);
 }
