@@ -12,6 +12,16 @@ ZMP_WORK=${ZMP_WORK:-/var/tmp/zmp}
 ZMP_JOBS=${ZMP_JOBS:-$(nproc)}
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# The project's commit, "-dirty" when a tracked file outside
+# harness/results differs from it (a run's results do not taint the next)
+project_commit() {
+	local c
+
+	c=$(git -C "$ZMP_ROOT" rev-parse --short=12 HEAD 2>/dev/null) || { echo unknown; return 0; }
+	git -C "$ZMP_ROOT" diff --quiet HEAD -- . ':(exclude)harness/results' || c=$c-dirty
+	echo "$c"
+}
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The base (harness/base/bases.conf): ZMP_BASE, or the first line there.

@@ -39,10 +39,15 @@ REPORT_RE = re.compile("(%s)" % "|".join(report_patterns()))
 
 
 def git_commit():
-    """The project's commit, with "-dirty" for uncommitted changes."""
-    r = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty",
-                        "--abbrev=12"], capture_output=True, text=True)
-    return r.stdout.strip() or "unknown"
+    """The project's commit, with "-dirty" when a tracked file outside
+    harness/results differs from it (as project_commit() in common.sh)."""
+    r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"],
+                       capture_output=True, text=True)
+    commit = r.stdout.strip() or "unknown"
+    if subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--",
+                       ".", ":(exclude)harness/results"]).returncode:
+        commit += "-dirty"
+    return commit
 
 
 def log(msg):
