@@ -509,9 +509,10 @@ static u32 pp_slot_size(struct zram *zram, u32 index)
  * Queue the @nr slots from @index (one slot, or a block from its first) in
  * the bucket of slot @size; the caller marks them ZRAM_PP_SLOT. A bucket
  * keeps the order of the scan, by index: writeback gives the slots of a
- * bucket backing blocks in that order, so that neighbouring slots (the
- * pages of a block) are neighbours there too and a read of them takes one
- * request (read_from_bdev_batched()).
+ * bucket backing blocks in that order, each the first free one, so that
+ * neighbouring slots (the pages of a block) usually get neighbouring
+ * backing blocks, and a read of them takes one request
+ * (read_from_bdev_batched()).
  */
 static bool queue_pp_slots(struct zram_pp_ctl *ctl, u32 index,
 			   unsigned int nr, u32 size)
