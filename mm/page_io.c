@@ -56,26 +56,16 @@ static void end_swap_bio_write(struct bio *bio)
 	bio_put(bio);
 }
 
-/*
- * A read of readahead that the device declined rather than wait for
- * (BLK_STS_AGAIN; see swap_read_sync_opf()): the page is read again when it
- * is wanted, so this is no error.
- */
-static bool swap_read_declined(struct bio *bio)
-{
-	return (bio->bi_opf & REQ_RAHEAD) && bio->bi_status == BLK_STS_AGAIN;
-}
-
 static void __end_swap_bio_read(struct bio *bio)
 {
 	struct folio *folio = bio_first_folio_all(bio);
 
-	if (!bio->bi_status) {
-		folio_mark_uptodate(folio);
-	} else if (!swap_read_declined(bio)) {
+	if (bio->bi_status) {
 		pr_alert_ratelimited("Read-error on swap-device (%u:%u:%llu)\n",
 				     MAJOR(bio_dev(bio)), MINOR(bio_dev(bio)),
 				     (unsigned long long)bio->bi_iter.bi_sector);
+	} else {
+		folio_mark_uptodate(folio);
 	}
 	folio_unlock(folio);
 }
@@ -631,24 +621,13 @@ static void swap_read_folio_fs(struct folio *folio, struct swap_iocb **plug)
 		*plug = sio;
 }
 
-/*
- * A folio read synchronously as readahead has PG_readahead set before the
- * read (swapin_sync_fill(), which takes a failed read out of the swap
- * cache): its bio says so, and the device may decline it (BLK_STS_AGAIN)
- * rather than wait for slow storage, or not count it as an access.
- */
-static blk_opf_t swap_read_sync_opf(struct folio *folio)
-{
-	return REQ_OP_READ | (folio_test_readahead(folio) ? REQ_RAHEAD : 0);
-}
-
 static void swap_read_folio_bdev_sync(struct folio *folio,
 		struct swap_info_struct *sis)
 {
 	struct bio_vec bv;
 	struct bio bio;
 
-	bio_init(&bio, sis->bdev, &bv, 1, swap_read_sync_opf(folio));
+	bio_init(&bio, sis->bdev, &bv, 1, REQ_OP_READ);
 	bio.bi_iter.bi_sector = swap_folio_sector(folio);
 	bio_add_folio_nofail(&bio, folio, folio_size(folio), 0);
 	/*
@@ -727,6 +706,61 @@ finish:
 		psi_memstall_leave(&pflags);
 	}
 	delayacct_swapin_end();
+}
+
+/*
+ * swapin_sync_fill()'s read of a locked small swap cache folio: synchronous
+ * and REQ_RAHEAD (the device may decline it, BLK_STS_AGAIN). Unlike
+ * swap_read_folio(), it never unlocks the folio, so that the caller takes a
+ * failed one out of the swap cache before anybody sees it !uptodate, and it
+ * counts PSWPIN only for a read that succeeded. 0: @folio is uptodate.
+ */
+int swap_read_folio_fill(struct folio *folio)
+{
+	struct swap_info_struct *sis = __swap_entry_to_info(folio->swap);
+	struct bio_vec bv;
+	struct bio bio;
+	int ret;
+
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_swapcache(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(folio_test_large(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(folio_test_uptodate(folio), folio);
+
+	/* zswap_load() unlocks: enabled since swapin_sync_fill() looked */
+	if (!zswap_never_enabled())
+		return -EAGAIN;
+	if (WARN_ON_ONCE(!(sis->flags & SWP_SYNCHRONOUS_IO) ||
+			 (sis->flags & SWP_FS_OPS)))
+		return -EINVAL;
+
+	delayacct_swapin_start();
+	/* leaves the folio locked, uptodate if the slot is zero-filled */
+	if (swap_read_folio_zeromap(folio)) {
+		ret = folio_test_uptodate(folio) ? 0 : -EIO;
+		goto out;
+	}
+
+	bio_init(&bio, sis->bdev, &bv, 1, REQ_OP_READ | REQ_RAHEAD);
+	bio.bi_iter.bi_sector = swap_folio_sector(folio);
+	bio_add_folio_nofail(&bio, folio, PAGE_SIZE, 0);
+	get_task_struct(current);
+	ret = submit_bio_wait(&bio);
+	put_task_struct(current);
+	if (!ret) {
+		folio_mark_uptodate(folio);
+		count_mthp_stat(0, MTHP_STAT_SWPIN);
+		count_memcg_folio_events(folio, PSWPIN, 1);
+		count_vm_event(PSWPIN);
+	} else if (ret != -EAGAIN) {
+		pr_alert_ratelimited("Read-error on swap-device (%u:%u:%llu)\n",
+				     MAJOR(sis->bdev->bd_dev),
+				     MINOR(sis->bdev->bd_dev),
+				     (unsigned long long)swap_folio_sector(folio));
+	}
+out:
+	delayacct_swapin_end();
+	return ret;
 }
 
 void __swap_read_unplug(struct swap_iocb *sio)

@@ -390,6 +390,26 @@ void __swap_cache_replace_folio(struct swap_cluster_info *ci,
 }
 
 /*
+ * Finish a folio that __swap_cache_alloc() put in the swap cache, @shadow
+ * the workingset shadow its slot held: before its read, or for a folio of
+ * swapin_sync_fill() once its read has succeeded.
+ */
+static void swap_cache_alloc_finish(struct folio *folio, void *shadow)
+{
+	long nr_pages = folio_nr_pages(folio);
+
+	/* memsw uncharges swap when folio is added to swap cache */
+	memcg1_swapin(folio);
+	if (shadow)
+		workingset_refault(folio, shadow);
+
+	node_stat_mod_folio(folio, NR_FILE_PAGES, nr_pages);
+	lruvec_stat_mod_folio(folio, NR_SWAPCACHE, nr_pages);
+
+	folio_add_lru(folio);
+}
+
+/*
  * Try to allocate a folio of given order in the swap cache.
  *
  * This helper resolves the potential races of swap allocation
@@ -400,11 +420,16 @@ void __swap_cache_replace_folio(struct swap_cluster_info *ci,
  *                   caller should shrink the order and retry
  * -ENOENT / -EEXIST: Target swap entry is unavailable or cached, the caller
  *                    should abort or try to use the cached folio instead
+ *
+ * @fill_shadow is NULL but for swapin_fill_slot(), which gets the folio
+ * before swap_cache_alloc_finish() and the slot's shadow in *@fill_shadow,
+ * to finish the folio only once its read has succeeded.
  */
 static struct folio *__swap_cache_alloc(struct swap_cluster_info *ci,
 					swp_entry_t targ_entry, gfp_t gfp,
 					unsigned int order, struct vm_fault *vmf,
-					struct mempolicy *mpol, pgoff_t ilx)
+					struct mempolicy *mpol, pgoff_t ilx,
+					void **fill_shadow)
 {
 	int err;
 	swp_entry_t entry;
@@ -476,16 +501,13 @@ static struct folio *__swap_cache_alloc(struct swap_cluster_info *ci,
 		return ERR_PTR(-ENOMEM);
 	}
 
-	/* memsw uncharges swap when folio is added to swap cache */
-	memcg1_swapin(folio);
-	if (shadow)
-		workingset_refault(folio, shadow);
+	if (fill_shadow) {
+		*fill_shadow = shadow;
+		return folio;
+	}
 
-	node_stat_mod_folio(folio, NR_FILE_PAGES, nr_pages);
-	lruvec_stat_mod_folio(folio, NR_SWAPCACHE, nr_pages);
-
+	swap_cache_alloc_finish(folio, shadow);
 	/* Caller will initiate read into locked new_folio */
-	folio_add_lru(folio);
 	return folio;
 }
 
@@ -523,7 +545,7 @@ struct folio *swap_cache_alloc_folio(swp_entry_t targ_entry, gfp_t gfp,
 
 	do {
 		ret = __swap_cache_alloc(ci, targ_entry, gfp, order,
-					 vmf, mpol, ilx);
+					 vmf, mpol, ilx, NULL);
 		if (!IS_ERR(ret))
 			break;
 		err = PTR_ERR(ret);
@@ -673,39 +695,42 @@ static unsigned long swap_block_pages(struct swap_info_struct *si)
 	if (!(si->flags & SWP_BLKDEV))
 		return 1;
 	io_opt = bdev_io_opt(si->bdev);
-	if (io_opt <= PAGE_SIZE || !is_power_of_2(io_opt))
+	if (io_opt <= PAGE_SIZE || !is_power_of_2(io_opt) ||
+	    (io_opt >> PAGE_SHIFT) > SWAPFILE_CLUSTER)
 		return 1;
 	return io_opt >> PAGE_SHIFT;
 }
 
 /*
- * Read one slot of the block being filled into the swap cache. The read is
- * readahead (PG_readahead is set before it, so the bio is REQ_RAHEAD and
- * the device need not count it as an access): if it fails, the folio
- * leaves the swap cache, so that a fault on the slot reads it again rather
- * than finding a folio that is not uptodate. -ENOMEM when no folio could
- * be had.
+ * Read one slot of the block into the swap cache, as readahead. The folio
+ * stays locked until uptodate or out of the swap cache again (its waiters
+ * then retry); a failed read leaves no trace. -ENOMEM: no folio.
  */
 static int swapin_fill_slot(swp_entry_t slot, gfp_t gfp, struct vm_fault *vmf,
 			    struct mempolicy *mpol, pgoff_t ilx)
 {
+	struct swap_cluster_info *ci = __swap_entry_to_cluster(slot);
 	struct folio *folio;
+	void *shadow = NULL;
 
-	folio = swap_cache_alloc_folio(slot, gfp, BIT(0), vmf, mpol, ilx);
+	folio = __swap_cache_alloc(ci, slot, gfp, 0, vmf, mpol, ilx, &shadow);
 	if (IS_ERR(folio))
 		return PTR_ERR(folio);
 
+	if (unlikely(swap_read_folio_fill(folio))) {
+		spin_lock(&ci->lock);
+		__swap_cache_do_del_folio(ci, folio, slot, shadow);
+		spin_unlock(&ci->lock);
+		folio_unlock(folio);
+		/* 1 ref from swap cache, 1 from allocation */
+		folio_put_refs(folio, 2);
+		return 0;
+	}
+
+	swap_cache_alloc_finish(folio, shadow);
 	folio_set_readahead(folio);
 	count_vm_event(SWAP_RA);
-	swap_read_folio(folio, NULL);
-
-	if (unlikely(!folio_test_uptodate(folio))) {
-		folio_lock(folio);
-		if (folio_matches_swap_entry(folio, slot) &&
-		    !folio_test_uptodate(folio))
-			swap_cache_del_folio(folio);
-		folio_unlock(folio);
-	}
+	folio_unlock(folio);
 	folio_put(folio);
 	return 0;
 }
@@ -730,38 +755,56 @@ static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
 
 /*
  * Whether the memory cgroup that the fault charged @folio to, and each of
- * its ancestors, has room for @nr more pages and a charge batch besides,
- * below memory.max and memory.high. The fill's folios are charged without
- * reclaim, but a cgroup at its limit would give them the room its faults'
- * own reclaim just made, and so evict its pages for pages nobody asked
- * for: no fill there. A charge may take MEMCG_CHARGE_BATCH pages from the
- * counter into the CPU's stock; with that much room left the fill never
- * takes the counter above memory.high, where its task would reclaim a
- * batch on the way back to user space.
+ * its ancestors, has room for @nr more pages without reclaim (see
+ * mem_cgroup_has_room()). The fill's folios are charged without reclaim,
+ * but a cgroup at its limit would give them the room its faults' own
+ * reclaim just made, and so evict its pages for pages nobody asked for:
+ * no fill there.
  */
 static bool swapin_fill_has_room(struct folio *folio, unsigned long nr)
 {
-#ifdef CONFIG_MEMCG
-	struct mem_cgroup *memcg;
-	bool room = true;
+	bool room;
 
 	rcu_read_lock();
-	for (memcg = folio_memcg(folio); memcg && !mem_cgroup_is_root(memcg);
-	     memcg = parent_mem_cgroup(memcg)) {
-		unsigned long limit = min(READ_ONCE(memcg->memory.max),
-					  READ_ONCE(memcg->memory.high));
-		unsigned long usage = page_counter_read(&memcg->memory);
-
-		if (usage + nr + MEMCG_CHARGE_BATCH > limit) {
-			room = false;
-			break;
-		}
-	}
+	room = mem_cgroup_has_room(folio_memcg(folio), nr);
 	rcu_read_unlock();
 	return room;
-#else
-	return true;
-#endif
+}
+
+/*
+ * Whether the block at @start can be one large folio's, swapped out whole:
+ * a cluster of the block's order or more, no zero mark (such a folio is all
+ * zero, unwritten, or has none), and swap cgroup @id (the faulting folio's
+ * memcg, which the fill charges) on every slot swapped out and not cached.
+ */
+static bool swap_block_fillable(struct swap_cluster_info *ci,
+				swp_entry_t start, unsigned long nr,
+				unsigned short id)
+{
+	unsigned int ci_off = swp_cluster_offset(start);
+	unsigned int ci_end = ci_off + nr;
+	bool ret = false;
+
+	spin_lock(&ci->lock);
+	if (!ci->table || ci->order < ilog2(nr))
+		goto out;
+	for (; ci_off < ci_end; ci_off++) {
+		unsigned long swp_tb = __swap_table_get(ci, ci_off);
+
+		/* free, or bad (the header) */
+		if (swp_tb_get_count(swp_tb) <= 0)
+			continue;
+		if (__swap_table_test_zero(ci, ci_off))
+			goto out;
+		/* memcg1_swapin() cleared a cached slot's id */
+		if (!swp_tb_is_folio(swp_tb) &&
+		    __swap_cgroup_get(ci, ci_off) != id)
+			goto out;
+	}
+	ret = true;
+out:
+	spin_unlock(&ci->lock);
+	return ret;
 }
 
 /*
@@ -787,12 +830,21 @@ static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
 	struct swap_info_struct *si = __swap_entry_to_info(entry);
 	unsigned long nr = swap_block_pages(si);
 	swp_entry_t slot = { .val = round_down(entry.val, nr) };
+	struct mem_cgroup *memcg;
+	unsigned short id;
 	unsigned long i;
 
-	if (nr == 1 || !READ_ONCE(page_cluster))
+	/* zswap_load() would unlock the folio: swap_read_folio_fill() */
+	if (nr == 1 || !READ_ONCE(page_cluster) || !zswap_never_enabled())
 		return;
 	if (highest_order(orders) < ilog2(nr) &&
 	    !swapin_vma_allows(vmf, ilog2(nr)))
+		return;
+	rcu_read_lock();
+	memcg = folio_memcg(folio);
+	id = memcg ? mem_cgroup_private_id(memcg) : 0;
+	rcu_read_unlock();
+	if (!swap_block_fillable(__swap_entry_to_cluster(slot), slot, nr, id))
 		return;
 	if (!swapin_fill_has_room(folio, nr - 1))
 		return;

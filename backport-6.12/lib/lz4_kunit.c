@@ -10,6 +10,7 @@
 #include <linux/lz4.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -314,6 +315,114 @@ static void lz4_test_dictionary(struct kunit *test)
 			0);
 }
 
+/*
+ * Decodes the @clen bytes of @comp in place, as erofs does: at the end of
+ * a buffer of @n bytes and its exact margin, LZ4_DECOMPRESS_INPLACE_MARGIN.
+ */
+static void lz4_test_in_place(struct kunit *test, const u8 *comp, int clen,
+			      const u8 *plain, size_t n)
+{
+	size_t size = n + LZ4_DECOMPRESS_INPLACE_MARGIN(clen);
+	u8 *buf = kvmalloc(size, GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_GE(test, size, (size_t)clen);
+	memcpy(buf + size - clen, comp, clen);
+	ret = LZ4_decompress_safe(buf + size - clen, buf, clen, n);
+	KUNIT_EXPECT_EQ_MSG(test, ret, (int)n, "%zu bytes from %d", n, clen);
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(buf, plain, n), 0,
+			    "%zu bytes from %d", n, clen);
+	kvfree(buf);
+}
+
+/*
+ * In place with erofs's margin, the blocks that leave the output closest
+ * to the input: a compressible head (a pattern of 16 to 48 bytes: one long
+ * match of that offset, of every length modulo 32), then an incompressible
+ * tail, the block's last literal run, which costs more input than it
+ * writes. A copy that wrote past the head's match by more than the
+ * decoder allows would overwrite the tail's token before it is read.
+ */
+static void lz4_test_in_place_tail(struct kunit *test)
+{
+	static const size_t periods[] = { 16, 31, 33, 48 };
+	static const size_t tails[] = { 16, 64, 300, 1000 };
+	struct lz4_test_ctx *ctx = test->priv;
+	struct rnd_state rnd;
+	size_t i, j, h, k;
+
+	prandom_seed_state(&rnd, 42);
+	for (i = 0; i < ARRAY_SIZE(periods); i++) {
+		for (j = 0; j < ARRAY_SIZE(tails); j++) {
+			for (h = 2 * periods[i]; h < 2 * periods[i] + 64; h++) {
+				size_t n = h + tails[j];
+				int clen;
+
+				for (k = 0; k < n; k++)
+					ctx->plain[k] = k < periods[i] || k >= h ?
+						prandom_u32_state(&rnd) :
+						ctx->plain[k - periods[i]];
+				clen = LZ4_compress_default(ctx->plain, ctx->comp, n,
+							    LZ4_COMPRESSBOUND(n),
+							    ctx->wrkmem);
+				KUNIT_ASSERT_GT(test, clen, 0);
+				lz4_test_in_place(test, ctx->comp, clen,
+						  ctx->plain, n);
+			}
+		}
+	}
+}
+
+/*
+ * A hand-made block of erofs's largest pcluster, 1 MiB of input: a long
+ * match at offset 16, then literals to the end. In place at the exact
+ * margin the unread input lies 31 bytes ahead of the output after the
+ * match, within one byte of the least any block leaves (see the decoder's
+ * comment).
+ */
+static void lz4_test_in_place_limit(struct kunit *test)
+{
+	const size_t insize = SZ_1M, mlen = 19 + 37;
+	size_t in = 0, out = 0, last, i;
+	u8 *comp = kvmalloc(insize, GFP_KERNEL);
+	u8 *plain = kvmalloc(insize, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, comp);
+	KUNIT_ASSERT_NOT_NULL(test, plain);
+	/* 16 literals, a match of 19 + 37 bytes at offset 16 */
+	comp[in++] = 0xff;
+	comp[in++] = 16 - 15;
+	for (i = 0; i < 16; i++)
+		comp[in++] = 'a' + i;
+	memcpy(plain, comp + 2, 16);
+	out = 16;
+	comp[in++] = 16;
+	comp[in++] = 0;
+	comp[in++] = mlen - 19;
+	for (i = 0; i < mlen; i++, out++)
+		plain[out] = plain[out - 16];
+	/* the last literals, up to 1 MiB of input */
+	last = (insize - in - 1) / 256 * 255 + 15;
+	while (in + 1 + 1 + (last - 15) / 255 + last < insize)
+		last++;
+	while (in + 1 + 1 + (last - 15) / 255 + last > insize)
+		last--;
+	comp[in++] = 0xf0;
+	for (i = last - 15; i >= 255; i -= 255)
+		comp[in++] = 255;
+	comp[in++] = i;
+	for (i = 0; i < last; i++)
+		comp[in + i] = i * 7 + (i >> 8);
+	memcpy(plain + out, comp + in, last);
+	in += last;
+	out += last;
+	KUNIT_ASSERT_LE(test, in, insize);
+	lz4_test_in_place(test, comp, in, plain, out);
+	kvfree(comp);
+	kvfree(plain);
+}
+
 static struct kunit_case lz4_test_cases[] = {
 	KUNIT_CASE(lz4_test_round_trip),
 	KUNIT_CASE(lz4_test_partial),
@@ -322,6 +431,8 @@ static struct kunit_case lz4_test_cases[] = {
 	KUNIT_CASE(lz4_test_offsets),
 	KUNIT_CASE(lz4_test_lengths),
 	KUNIT_CASE(lz4_test_dictionary),
+	KUNIT_CASE(lz4_test_in_place_tail),
+	KUNIT_CASE(lz4_test_in_place_limit),
 	{}
 };
 

@@ -26,7 +26,7 @@
  *	the reader reads the other pages: they must be the new data, never
  *	the buffered old block.
  *
- *   swaptest fallback CORPUS MiB read|write|fork|dontneed|random
+ *   swaptest fallback CORPUS MiB read|write|fork|dontneed|random|sparse|race
  *	Fill MiB of memory from the corpus, page it out, then set
  *	/proc/self/make-it-fail (fail_page_alloc, set up by the caller, then
  *	fails this task's large swap-in allocations) and bring it back:
@@ -41,7 +41,12 @@
  *	the rest (in the swap cache by then, or small folios). Every byte must equal the
  *	corpus (as changed by the writes). With SWAPTEST_ZERO_EVERY=N, every
  *	Nth page is zero, and $SWAPTEST_OUT_CMD runs after the page-out in
- *	every mode.
+ *	every mode. race: run $SWAPTEST_OUT_CMD, then $SWAPTEST_RACE_CMD
+ *	(e.g. swapoff) in a child while a second child (failing as well)
+ *	read-faults its copy of every page from the last to the first and
+ *	this task touches the first page of every block, then every page in
+ *	a pseudo-random order: the two tasks fault the same swap entries.
+ *	Both copies must equal the corpus, and the command must succeed.
  *
  * Prints what it checks; exit status 0 when everything matched.
  */
@@ -240,6 +245,70 @@ static void zero_every_nth_page(unsigned char *ref, size_t size)
 		memset(ref + off, 0, PG);
 }
 
+/* Read-fault every page of [mem, mem + size), from the last to the first */
+static void touch_backwards(unsigned char *mem, size_t size)
+{
+	volatile unsigned char sink;
+	size_t off;
+
+	for (off = size; off; off -= PG)
+		sink = mem[off - PG];
+	(void)sink;
+}
+
+/* Waits for @pid; prints and returns its status (a signal: 128 + it) */
+static int wait_child(pid_t pid, const char *what)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	if (WIFSIGNALED(status)) {
+		printf("%s: killed by signal %d\n", what, WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	printf("%s: exited with %d\n", what, WEXITSTATUS(status));
+	return WEXITSTATUS(status);
+}
+
+/*
+ * fallback race: $SWAPTEST_RACE_CMD in one child, a second child faulting
+ * its copy backwards, this task faulting forwards, all at once.
+ */
+static int race(unsigned char *mem, unsigned char *ref, size_t size)
+{
+	const char *cmd = getenv("SWAPTEST_RACE_CMD");
+	unsigned long bad;
+	pid_t racer, toucher;
+	int rc = 0;
+
+	fflush(stdout);
+	toucher = fork();
+	if (toucher < 0)
+		die("fork");
+	if (!toucher) {
+		make_it_fail();
+		touch_backwards(mem, size);
+		bad = count_diff(mem, ref, size);
+		printf("backwards: %lu bytes differ\n", bad);
+		exit(bad != 0);
+	}
+	racer = fork();
+	if (racer < 0)
+		die("fork");
+	if (!racer)
+		exit(cmd ? !!system(cmd) : 0);
+	make_it_fail();
+	touch_block_heads(mem, size);
+	touch_random(mem, size);
+	set_make_it_fail("0");
+	bad = count_diff(mem, ref, size);
+	printf("forwards: %lu bytes differ\n", bad);
+	rc |= wait_child(toucher, "backwards toucher");
+	rc |= wait_child(racer, cmd ? cmd : "no command");
+	return rc || bad;
+}
+
 static int fallback(const char *corpus, size_t size, const char *how)
 {
 	unsigned char *mem = map_aligned(size);
@@ -251,8 +320,11 @@ static int fallback(const char *corpus, size_t size, const char *how)
 
 	zero_every_nth_page(ref, size);
 	fill_and_page_out(mem, ref, size);
-	if (!strcmp(how, "sparse") || getenv("SWAPTEST_ZERO_EVERY"))
+	if (!strcmp(how, "sparse") || !strcmp(how, "race") ||
+	    getenv("SWAPTEST_ZERO_EVERY"))
 		run_env_cmd("SWAPTEST_OUT_CMD");
+	if (!strcmp(how, "race"))
+		return race(mem, ref, size);
 
 	if (!strcmp(how, "fork")) {
 		pid = fork();
@@ -451,11 +523,12 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "fallback") &&
 	    (!strcmp(argv[4], "read") || !strcmp(argv[4], "write") ||
 	     !strcmp(argv[4], "fork") || !strcmp(argv[4], "dontneed") ||
-	     !strcmp(argv[4], "random") || !strcmp(argv[4], "sparse"))) {
+	     !strcmp(argv[4], "random") || !strcmp(argv[4], "sparse") ||
+	     !strcmp(argv[4], "race"))) {
 		mib = strtoul(argv[3], NULL, 10);
 		if (mib)
 			return fallback(argv[2], mib * MIB, argv[4]);
 	}
-	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed|random|sparse\n");
+	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed|random|sparse|race\n");
 	return 2;
 }

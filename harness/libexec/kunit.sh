@@ -9,8 +9,9 @@
 # when no RUN is named (the x86_64 debug guest runs the zsmalloc suite at
 # order 4). Prints KTAP: a result for every test case of every run (from
 # kunit.py's JSON), and a failed one for a run that did not complete or
-# whose log has a kernel report; then "N passed, N failed". kunit.py's
-# own output goes to stderr.
+# whose log has a kernel report, that reports no case, or whose kunit.py
+# exits with an error (a failed case, a crash, KTAP it could not parse);
+# then "N passed, N failed". kunit.py's own output goes to stderr.
 set -uo pipefail
 LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 src=$1
@@ -19,7 +20,7 @@ runs=${*:-debug single-page lz4}
 cd "$src" || exit 1
 
 run() {	# run NAME KUNITCONFIG KUNIT.PY-ARGS...: the KTAP lines of one run, unnumbered
-	local name=$1 kunitconfig=$2 dir json
+	local name=$1 kunitconfig=$2 dir json rc cases
 	shift 2
 	dir=$(dirname "$src")/uml-$name
 	json=$dir/results.json
@@ -30,11 +31,17 @@ run() {	# run NAME KUNITCONFIG KUNIT.PY-ARGS...: the KTAP lines of one run, unnu
 		--jobs="${ZMP_JOBS:-$(nproc)}" --timeout=600 \
 		--make_options CC="ccache gcc" --make_options HOSTCC="ccache gcc" \
 		"$@" >&2
+	rc=$?
 	if [ -s "$json" ]; then
-		/usr/bin/python3 "$LIB/ktap.py" kunit "$json" "$name"
+		cases=$(/usr/bin/python3 "$LIB/ktap.py" kunit "$json" "$name")
+		[ -n "$cases" ] && echo "$cases" ||
+			echo "not ok 0 $name: the run reported no test case"
 	else
 		echo "not ok 0 $name: the run did not complete (no results)"
 	fi
+	# a failed case fails kunit.py too; a crash, a timeout or output it
+	# could not parse fails the run even where the JSON looks whole
+	[ $rc -eq 0 ] || echo "not ok 0 $name: kunit.py exited with status $rc"
 	# KASAN fails the running test case; other reports must fail too
 	# (the patterns and filter of every kernel log: guest.py reports)
 	if [ -s "$dir/test.log" ]; then

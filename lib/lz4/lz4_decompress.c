@@ -59,17 +59,52 @@
  * path takes a sequence only where the generic loop would decode it
  * without an error and without reaching an end of either buffer, so both
  * write the same bytes and leave the sequence at the same place: the
- * decoders keep their results on every input, valid or not. Whatever the
+ * decoders return the same value on every input, valid or not, and the
+ * same bytes up to it. The one exception is a match of offset 0 in
+ * partial decoding: it copies output bytes not yet written (full decoding
+ * writes the offset there first), which hold whatever earlier copies
+ * wrote past their ends, in either decoder. Whatever the
  * fast path declines (a sequence near an end, a match before the start of
  * the prefix, an offset of 0, a length field that runs to the end of the
  * input) the generic loop decodes from the sequence's token or, once its
  * literals are copied, from its match.
  *
  * A fast sequence leaves at least LZ4_FAST_OUT_ROOM bytes of output and
- * LZ4_FAST_IN_ROOM bytes of input after its literals, and its copies write
- * at most 31 bytes past its end, within the output buffer, as LZ4 1.9's
- * fast loop does; in-place decompression keeps the margin made for that
- * (LZ4_DECOMPRESS_INPLACE_MARGIN in erofs).
+ * LZ4_FAST_IN_ROOM bytes of input after its literals, so its copies, which
+ * may write past the bytes they must write, stay within the output buffer.
+ *
+ * In place, the input lies at the end of the output buffer and ends a
+ * margin M past the output's end (erofs: M >= (insize >> 8) + 32, its
+ * LZ4_DECOMPRESS_INPLACE_MARGIN), and a copy must not write over input not
+ * yet read. Let g be how far the unread input lies ahead of the output at
+ * a sequence's token, and R the input left from there. A sequence other
+ * than the last costs at most as many bytes as it writes, plus its
+ * literal length bytes less one (a match writes 4 bytes or more for the 3
+ * of its token and offset, or 19 or more for one length byte more each
+ * 255); the last costs 1 + its length bytes more. A literal run with
+ * k >= 1 length bytes has at least 255 * k - 240 literals, so the n runs
+ * with length bytes left have at most (R + 240 * n) / 256 of them, and the
+ * rest of the block costs at most 2 - n + (R + 240 * n) / 256 more than it
+ * writes. As R <= insize:
+ *
+ *   g >= M - 2 - R / 256 > 29,	that is g >= 30, whatever the size.
+ *
+ * What the copies need:
+ *
+ * - short literals: 16 bytes from the literals' start, g >= 15, the very
+ *   copy the generic loop's shortcut makes;
+ * - a match of 4 to 18 bytes at offset 8 or more: 18 bytes, whose last
+ *   byte may lie 14 past the match, g >= 14 at the next token, as the
+ *   shortcut's match copy;
+ * - literals of 15 or more: 16 at a time, at most 15 past them, before
+ *   the match offset and 1 or more length bytes: g >= 14;
+ * - a match at offset 1 to 15: at most 7 past it (lz4_copy_near_match());
+ * - a longer match at offset 16 or more: nothing past it
+ *   (lz4_copy_match16()).
+ *
+ * So any block the margin was made for decodes in place, with 15 bytes
+ * to spare. (Copying a long match 32 bytes at a time would write up to 31
+ * bytes past it and need g >= 31, which a block can fall 1 short of.)
  */
 #define LZ4_FAST_OUT_ROOM	64
 #define LZ4_FAST_IN_ROOM	32
@@ -110,16 +145,37 @@ static FORCE_INLINE bool lz4_fast_length(const BYTE **ip, const BYTE *limit,
 	return true;
 }
 
-/* Copies 16 bytes at a time from @src to @dst up to @end and past it. */
+/*
+ * Copies 16 bytes at a time from @src to @dst up to @end, writing at most
+ * 15 bytes past @end. @src lies apart from @dst or 16 or more bytes after
+ * it (in place).
+ */
 static FORCE_INLINE void lz4_wild_copy16(BYTE *dst, const BYTE *src,
 					 BYTE *end)
 {
 	do {
 		LZ4_memcpy(dst, src, 16);
-		LZ4_memcpy(dst + 16, src + 16, 16);
-		dst += 32;
-		src += 32;
+		dst += 16;
+		src += 16;
 	} while (dst < end);
+}
+
+/*
+ * Copies a match of @offset 16 or more and 16 or more bytes from @match to
+ * [@op, @end), 16 bytes at a time, the last 16 ending at @end: nothing is
+ * written past it. Each 16 bytes are read from bytes written before them.
+ */
+static FORCE_INLINE void lz4_copy_match16(BYTE *op, const BYTE *match,
+					  BYTE *end)
+{
+	BYTE *last = end - 16;
+
+	while (op < last) {
+		LZ4_memcpy(op, match, 16);
+		op += 16;
+		match += 16;
+	}
+	LZ4_memcpy(last, match - (op - last), 16);
 }
 
 /*
@@ -243,15 +299,15 @@ static FORCE_INLINE bool lz4_fast_decode(const BYTE **ip, BYTE **op,
 		} else {
 			len_at = in;
 			if (!lz4_fast_length(&in, iend - LASTLITERALS, &mlen) ||
-			    !lz4_fits(out, oend, mlen + MINMATCH,
-				      LZ4_FAST_OUT_ROOM)) {
+			    !lz4_fits(out, oend, mlen,
+				      LZ4_FAST_OUT_ROOM + MINMATCH)) {
 				in = len_at;
 				mlen = ML_MASK;
 				goto match_left;
 			}
 			cpy = out + mlen + MINMATCH;
 			if (off >= 16)
-				lz4_wild_copy16(out, from, cpy);
+				lz4_copy_match16(out, from, cpy);
 			else
 				lz4_copy_near_match(out, from, cpy, off);
 		}

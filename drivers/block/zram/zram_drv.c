@@ -362,13 +362,13 @@ static void mark_slot_accessed(struct zram *zram, u32 index)
 }
 
 /*
- * Readahead (such as swap's read of the other pages of a block when it
- * faults one of them into a small folio) does not make a slot less idle:
- * only a read that somebody asked for does.
+ * Swap's synchronous readahead of the other pages of a block does not make
+ * a slot less idle; a file system's readahead does, as it reads the page
+ * its reader waits for with REQ_RAHEAD too.
  */
 static bool bio_is_access(struct bio *bio)
 {
-	return !(bio->bi_opf & REQ_RAHEAD);
+	return !(bio->bi_opf & REQ_RAHEAD) || !(bio->bi_opf & REQ_SYNC);
 }
 
 /*
@@ -3057,10 +3057,12 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
  * block lock nor *@zstrm held (it is put here and *@zstrm is the stream
  * got again after): the reclaim that the read may wait for can swap out
  * into a freed slot of this very block, and no CPU's stream should wait
- * for I/O. Returns -EAGAIN when the block changed meanwhile (read it
+ * for I/O. Returns -ESTALE when the block changed meanwhile (read it
  * again): a generation is never reused, and the backing blocks are only
  * released with the block, so an unchanged generation means the unit read
- * is the block's. Block should be locked, and is locked again on return.
+ * is the block's. A read the backing device ended with BLK_STS_AGAIN is a
+ * failed read (-EIO), not a block that changed. Block should be locked,
+ * and is locked again on return.
  */
 static int decompress_bdev_block(struct zram *zram, u32 index,
 				 struct zcomp *comp, struct zcomp_strm **zstrm)
@@ -3082,11 +3084,13 @@ static int decompress_bdev_block(struct zram *zram, u32 index,
 	if (i == nr) {
 		atomic64_add(nr, &zram->stats.bd_reads);
 		ret = zram_read_bdev_blocks(zram, unit, nr, blk_idx);
+		if (ret == -EAGAIN)
+			ret = -EIO;
 	}
 	slot_lock(zram, index);
 	*zstrm = zcomp_stream_get(comp);
 	if (!ret && (blk->gen != gen || !block_written_back(zram, index)))
-		ret = -EAGAIN;
+		ret = -ESTALE;
 	if (!ret) {
 		for (i = 0; i < nr; i++)
 			memcpy_from_page((*zstrm)->local_copy + i * PAGE_SIZE,
@@ -3118,7 +3122,7 @@ static int decompress_bdev_block(struct zram *zram, u32 index,
  * means the buffer holds exactly this object's data. A block written back
  * is read back first, with the block unlocked and *@zstrm changed meanwhile
  * (see decompress_bdev_block()). Returns 1 when it was there, 0 when
- * decompressed, or an error (-EAGAIN: the block changed while unlocked).
+ * decompressed, or an error (-ESTALE: the block changed while unlocked).
  * Block should be locked.
  */
 static int zram_block_to_buffer(struct zram *zram, u32 index,
@@ -3142,7 +3146,7 @@ static int zram_block_to_buffer(struct zram *zram, u32 index,
 /*
  * A partial read of a stored block: decompress the block into the stream
  * buffer, if not there yet (reading it back first if written back, which
- * may give -EAGAIN), and copy slot @index's page out into @page. Slot
+ * may give -ESTALE), and copy slot @index's page out into @page. Slot
  * (block) should be locked.
  */
 static int read_block_page(struct zram *zram, struct page *page, u32 index)
@@ -3206,6 +3210,18 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 
 again:
 	slot_lock(zram, index);
+	/*
+	 * Swap's fill of a block wants the copies that the fault's own read
+	 * left in the stream buffer: decline a page not held in a block (one
+	 * written back page by page, which the fault would wait for, or one
+	 * stored alone, which may be another task's since the block was
+	 * written); it is read at its own fault.
+	 */
+	if (bdr && bio_is_sync_readahead(bdr->parent) &&
+	    !zram_in_block(zram, index)) {
+		slot_unlock(zram, index);
+		return -EAGAIN;
+	}
 	if (!test_slot_flag(zram, index, ZRAM_WB) ||
 	    zram_in_block(zram, index)) {
 		/*
@@ -3217,15 +3233,11 @@ again:
 		if (!ret && access)
 			mark_slot_accessed(zram, index);
 		slot_unlock(zram, index);
-		if (ret == -EAGAIN)
+		if (ret == -ESTALE)
 			goto again;
 	} else {
 		unsigned long blk_idx = get_slot_handle(zram, index);
 
-		if (bdr && bio_is_sync_readahead(bdr->parent)) {
-			slot_unlock(zram, index);
-			return -EAGAIN;
-		}
 		if (access)
 			mark_slot_accessed(zram, index);
 		/*
@@ -3674,7 +3686,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	} else {
 		ret = zram_block_to_buffer(zram, index, comp, &zstrm);
 		/* unlocked over a read back, the block must still be whole */
-		if (ret >= 0 && blk->live != BIT(nr) - 1)
+		if (ret == -ESTALE || (ret >= 0 && blk->live != BIT(nr) - 1))
 			ret = -EAGAIN;
 		if (ret >= 0) {
 			zram_copy_block_to_bio(zstrm->buffer, nr * PAGE_SIZE,
