@@ -4367,7 +4367,6 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 		return false;
 	}
 
-	mem_cgroup_swapin_uncharge_swap(entry, nr);
 	for (i = 0; i < nr; i++) {
 		swp_entry_t e = swp_entry(swp_type(entry), swp_offset(entry) + i);
 		void *shadow;
@@ -4428,6 +4427,8 @@ static bool swapin_block_fallback(struct vm_fault *vmf,
 			folios[i] = NULL;
 			continue;
 		}
+		/* memcg v1: drop the slot's memsw charge, page came in */
+		mem_cgroup_swapin_uncharge_swap(e, 1);
 		/* Restore arch metadata indexed by swap entry before freeing it */
 		arch_swap_restore(e, folios[i]);
 		swap_free_nr(e, 1);

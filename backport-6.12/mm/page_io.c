@@ -693,9 +693,10 @@ int swap_block_order(struct swap_info_struct *sis)
  *	read one of them again alone
  *
  * Like swap_read_folio() on each folio, but with one bio that carries them
- * all, so that the device reads the block once. The swap entries must be
- * all zero-filled or none (the caller checked swap_zeromap_batch()), and
- * zswap must never have been enabled. The folios are marked uptodate
+ * all, so that the device reads the block once. If the swap entries are
+ * not all zero-filled or all not, it reads nothing (the folios stay
+ * !uptodate, for the caller to read one by one). zswap must never have
+ * been enabled. The folios are marked uptodate
  * unless the read fails, and are left locked.
  */
 void swap_read_folios_block(struct folio **folios, int nr)
@@ -705,6 +706,7 @@ void swap_read_folios_block(struct folio **folios, int nr)
 	struct bio_vec bvecs[1 << SWAP_BLOCK_MAX_ORDER];
 	unsigned long pflags;
 	bool in_thrashing;
+	bool is_zeromap;
 	struct bio bio;
 	int i;
 
@@ -716,9 +718,17 @@ void swap_read_folios_block(struct folio **folios, int nr)
 	}
 	delayacct_swapin_start();
 
-	if (swap_read_folio_zeromap(folios[0])) {
-		/* Then the whole block is in the zeromap */
-		for (i = 1; i < nr; i++)
+	/*
+	 * Recheck now that the entries are pinned (SWAP_HAS_CACHE): since the
+	 * caller's check under the PTL, a page of the block may have gone
+	 * through the swap cache and been written back zero-filled to the same
+	 * entry, which sets its zeromap bit and leaves its old data live on
+	 * the device.
+	 */
+	if (swap_zeromap_batch(folios[0]->swap, nr, &is_zeromap) != nr)
+		goto finish;
+	if (is_zeromap) {
+		for (i = 0; i < nr; i++)
 			swap_read_folio_zeromap(folios[i]);
 		goto finish;
 	}

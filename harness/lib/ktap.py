@@ -19,6 +19,7 @@ import re
 import sys
 
 RESULT_RE = re.compile(r"^(not ok|ok) (\d+) (.*?)\s*(#\s*(\S+).*)?$")
+NESTED_FAIL_RE = re.compile(r"^\s+not ok \d+ (.*?)\s*(#\s*(\S+).*)?$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)")
 
 
@@ -27,17 +28,29 @@ def results(text):
 
     Lines before a "TAP version" line are ignored, and so are results in
     the documents a kernel prints before the guest's own (KUnit at boot
-    is read with kunit_results() in guest.py)."""
-    out, in_doc = [], False
+    is read with kunit_results() in guest.py). A top-level "ok" whose
+    nested results hold a "not ok" (but a SKIP, TODO or XFAIL) is a
+    failure: a test that prints more results than its plan, or exits 0
+    after a failed check, must not pass."""
+    out, in_doc, nested_fail = [], False, None
     for line in text.splitlines():
         if re.match(r"^(K)?TAP version \d+$", line):
             in_doc = True
             continue
         if not in_doc:
             continue
+        m = NESTED_FAIL_RE.match(line)
+        if m and (m.group(3) or "").upper() not in ("SKIP", "TODO", "XFAIL"):
+            nested_fail = nested_fail or line.strip()
+            continue
         m = RESULT_RE.match(line)
         if m:
-            out.append((m.group(3), m.group(1) == "ok", line))
+            ok = m.group(1) == "ok"
+            if ok and nested_fail:
+                ok = False
+                line = "%s (a nested result failed: %s)" % (line, nested_fail)
+            out.append((m.group(3), ok, line))
+            nested_fail = None
     return out
 
 

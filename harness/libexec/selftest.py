@@ -85,6 +85,21 @@ def main():
     ok = [(n, o) for n, o, _ in parsed] == [("zram-blocks-swap", True),
                                             ("bad-input", False)]
     results.append(("a guest test without a result line fails", ok, repr(parsed)))
+    # a test that printed a failed check beyond its plan and exited 0
+    # (ktap_finished counts passes against the plan only)
+    extra_fail = CLEAN_X86.replace(
+        "ok 1 zram-blocks-swap",
+        "    1..1\n    ok 1 a check\n    not ok 2 a check outside the plan\n"
+        "    ok 2 # SKIP a skip is no failure\nok 1 zram-blocks-swap")
+    parsed = guest.parse_ktap(extra_fail, ["zram-blocks-swap"])
+    ok = [(n, o) for n, o, _ in parsed] == [("zram-blocks-swap", False)]
+    results.append(("a nested failed result fails its test", ok, repr(parsed)))
+    skipped = CLEAN_X86.replace(
+        "ok 1 zram-blocks-swap",
+        "    not ok 1 a check # SKIP no backing device\nok 1 zram-blocks-swap")
+    parsed = guest.parse_ktap(skipped, ["zram-blocks-swap"])
+    ok = [(n, o) for n, o, _ in parsed] == [("zram-blocks-swap", True)]
+    results.append(("a nested skip does not fail its test", ok, repr(parsed)))
     print("TAP version 13")
     print("1..%d" % len(results))
     for i, (name, ok, why) in enumerate(results, 1):
