@@ -96,15 +96,16 @@
  * - a match of 4 to 18 bytes at offset 8 or more: 18 bytes, whose last
  *   byte may lie 14 past the match, g >= 14 at the next token, as the
  *   shortcut's match copy;
- * - literals of 15 or more: 16 at a time, at most 15 past them, before
- *   the match offset and 1 or more length bytes: g >= 14;
+ * - literals of 15 or more: 32 at a time, at most 31 past them; the
+ *   match offset after them lies g + 1 + their 1 or more length bytes
+ *   past their output: g >= 29 (lz4_wild_copy32());
  * - a match at offset 1 to 15: at most 7 past it (lz4_copy_near_match());
- * - a longer match at offset 16 or more: nothing past it
- *   (lz4_copy_match16()).
+ * - a longer match at offset 16 or more: 16 at a time, at most 15 past
+ *   it, g >= 15 at the next token (lz4_wild_copy16()).
  *
- * So any block the margin was made for decodes in place, with 15 bytes
- * to spare. (Copying a long match 32 bytes at a time would write up to 31
- * bytes past it and need g >= 31, which a block can fall 1 short of.)
+ * So any block the margin was made for decodes in place. (A long match
+ * copied 32 bytes at a time would need g >= 31, which a block can fall 1
+ * short of.)
  */
 #define LZ4_FAST_OUT_ROOM	64
 #define LZ4_FAST_IN_ROOM	32
@@ -146,9 +147,25 @@ static FORCE_INLINE bool lz4_fast_length(const BYTE **ip, const BYTE *limit,
 }
 
 /*
+ * Copies 32 bytes at a time from @src to @dst up to @end, writing at most
+ * 31 bytes past @end: literals, which lie apart from @dst or, in place,
+ * 31 bytes or more after it.
+ */
+static FORCE_INLINE void lz4_wild_copy32(BYTE *dst, const BYTE *src,
+					 BYTE *end)
+{
+	do {
+		LZ4_memcpy(dst, src, 16);
+		LZ4_memcpy(dst + 16, src + 16, 16);
+		dst += 32;
+		src += 32;
+	} while (dst < end);
+}
+
+/*
  * Copies 16 bytes at a time from @src to @dst up to @end, writing at most
- * 15 bytes past @end. @src lies apart from @dst or 16 or more bytes after
- * it (in place).
+ * 15 bytes past @end: a match of offset 16 or more, each 16 bytes read
+ * from bytes written before them.
  */
 static FORCE_INLINE void lz4_wild_copy16(BYTE *dst, const BYTE *src,
 					 BYTE *end)
@@ -158,24 +175,6 @@ static FORCE_INLINE void lz4_wild_copy16(BYTE *dst, const BYTE *src,
 		dst += 16;
 		src += 16;
 	} while (dst < end);
-}
-
-/*
- * Copies a match of @offset 16 or more and 16 or more bytes from @match to
- * [@op, @end), 16 bytes at a time, the last 16 ending at @end: nothing is
- * written past it. Each 16 bytes are read from bytes written before them.
- */
-static FORCE_INLINE void lz4_copy_match16(BYTE *op, const BYTE *match,
-					  BYTE *end)
-{
-	BYTE *last = end - 16;
-
-	while (op < last) {
-		LZ4_memcpy(op, match, 16);
-		op += 16;
-		match += 16;
-	}
-	LZ4_memcpy(last, match - (op - last), 16);
 }
 
 /*
@@ -274,7 +273,7 @@ static FORCE_INLINE bool lz4_fast_decode(const BYTE **ip, BYTE **op,
 				in = token_at;
 				break;
 			}
-			lz4_wild_copy16(out, in, out + lit);
+			lz4_wild_copy32(out, in, out + lit);
 		}
 		in += lit;
 		out += lit;
@@ -307,7 +306,7 @@ static FORCE_INLINE bool lz4_fast_decode(const BYTE **ip, BYTE **op,
 			}
 			cpy = out + mlen + MINMATCH;
 			if (off >= 16)
-				lz4_copy_match16(out, from, cpy);
+				lz4_wild_copy16(out, from, cpy);
 			else
 				lz4_copy_near_match(out, from, cpy, off);
 		}
