@@ -103,7 +103,7 @@ default_guest_tests() {
 HOST_PKGS="$BASE_PKG=$BASE_VERSION build-essential flex bison bc cpio kmod
 	libelf-dev libssl-dev ccache qemu-system-x86 busybox-static xz-utils
 	zstd libzstd-dev liblz4-dev python3 python3-matplotlib rsync git sparse
-	python3-ply python3-git"
+	python3-ply python3-git erofs-utils"
 
 # A base from another Debian suite than the machine's: add the suite with
 # the archive address the machine uses, everything of it pinned away but

@@ -15,6 +15,7 @@ failure.
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
@@ -57,8 +58,17 @@ def main():
         conf[k] = v
     guest.make_initramfs(initrd, conf, a.src, a.arch)
     guest.log("booting %s: %s (console: %s)" % (a.label, " ".join(a.tests), logfile))
+    drives = [a.corpus]
+    if "erofs-lz4" in a.tests:
+        # /dev/vdb, vdc, vdd: the test's erofs images, made from the corpus
+        edir = os.path.join(guest.WORK, "erofs")
+        subprocess.run([sys.executable, os.path.join(guest.HARNESS, "libexec",
+                                                     "erofs_images.py"),
+                        a.corpus, edir], check=True)
+        drives += [os.path.join(edir, i)
+                   for i in ("lz4.img", "lz4hc.img", "lz4-4k.img")]
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
-                                     drives=[a.corpus], mem=a.mem,
+                                     drives=drives, mem=a.mem,
                                      append=" ".join(a.append), arch=a.arch,
                                      machine=a.machine)
     results = guest.kunit_results(text)
