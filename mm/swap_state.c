@@ -704,7 +704,9 @@ static unsigned long swap_block_pages(struct swap_info_struct *si)
 /*
  * Read one slot of the block into the swap cache, as readahead. The folio
  * stays locked until uptodate or out of the swap cache again (its waiters
- * then retry); a failed read leaves no trace. -ENOMEM: no folio.
+ * then retry); a failed read leaves no trace. Returns 0, or why the slot
+ * was not read: -EEXIST (cached), -ENOENT (free), -ENOMEM (no folio), or
+ * the read's error (-EAGAIN: the device declined it).
  */
 static int swapin_fill_slot(swp_entry_t slot, gfp_t gfp, struct vm_fault *vmf,
 			    struct mempolicy *mpol, pgoff_t ilx)
@@ -712,19 +714,21 @@ static int swapin_fill_slot(swp_entry_t slot, gfp_t gfp, struct vm_fault *vmf,
 	struct swap_cluster_info *ci = __swap_entry_to_cluster(slot);
 	struct folio *folio;
 	void *shadow = NULL;
+	int err;
 
 	folio = __swap_cache_alloc(ci, slot, gfp, 0, vmf, mpol, ilx, &shadow);
 	if (IS_ERR(folio))
 		return PTR_ERR(folio);
 
-	if (unlikely(swap_read_folio_fill(folio))) {
+	err = swap_read_folio_fill(folio);
+	if (unlikely(err)) {
 		spin_lock(&ci->lock);
 		__swap_cache_do_del_folio(ci, folio, slot, shadow);
 		spin_unlock(&ci->lock);
 		folio_unlock(folio);
 		/* 1 ref from swap cache, 1 from allocation */
 		folio_put_refs(folio, 2);
-		return 0;
+		return err;
 	}
 
 	swap_cache_alloc_finish(folio, shadow);
@@ -833,6 +837,7 @@ static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
 	struct mem_cgroup *memcg;
 	unsigned short id;
 	unsigned long i;
+	int err;
 
 	/* zswap_load() would unlock the folio: swap_read_folio_fill() */
 	if (nr == 1 || !READ_ONCE(page_cluster) || !zswap_never_enabled())
@@ -856,8 +861,14 @@ static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
 		if (slot.val == entry.val || !swp_offset(slot) ||
 		    swp_offset(slot) >= si->max)
 			continue;
-		/* -EEXIST: cached already, -ENOENT: a free slot */
-		if (swapin_fill_slot(slot, gfp, vmf, mpol, ilx) == -ENOMEM)
+		/*
+		 * A slot cached already or free is passed over; no folio, or
+		 * a read that failed or was declined (the device does not
+		 * hold the block's pages together, or only on slow storage:
+		 * so the other slots too, most likely) ends the fill.
+		 */
+		err = swapin_fill_slot(slot, gfp, vmf, mpol, ilx);
+		if (err && err != -EEXIST && err != -ENOENT)
 			break;
 	}
 }

@@ -16,6 +16,11 @@
 
 #define LZ4_TEST_MAX	(64 << 10)
 
+/* erofs's in-place margin, as fs/erofs/decompressor.c defines it here */
+#ifndef LZ4_DECOMPRESS_INPLACE_MARGIN
+#define LZ4_DECOMPRESS_INPLACE_MARGIN(srcsize)	(((srcsize) >> 8) + 32)
+#endif
+
 struct lz4_test_ctx {
 	void *wrkmem;
 	u8 *plain;		/* LZ4_TEST_MAX bytes */
@@ -375,22 +380,24 @@ static void lz4_test_in_place_tail(struct kunit *test)
 }
 
 /*
- * A hand-made block of erofs's largest pcluster, 1 MiB of input: a long
- * match at offset 16, then literals to the end. In place at the exact
- * margin the unread input lies 31 bytes ahead of the output after the
- * match, within one byte of the least any block leaves (see the decoder's
- * comment).
+ * A hand-made block of nearly erofs's largest pcluster, 1 MiB of input: 16
+ * literals, a match of 65 bytes at offset 16, then 255 * 4096 - 240
+ * literals to the end (4096 length bytes). In place at the exact margin
+ * the unread input then lies 30 bytes ahead of the output after the match,
+ * the least any block leaves (see the decoder's comment): a match copied
+ * 32 bytes at a time, 31 bytes past its end, would overwrite the last
+ * token.
  */
 static void lz4_test_in_place_limit(struct kunit *test)
 {
-	const size_t insize = SZ_1M, mlen = 19 + 37;
-	size_t in = 0, out = 0, last, i;
-	u8 *comp = kvmalloc(insize, GFP_KERNEL);
-	u8 *plain = kvmalloc(insize, GFP_KERNEL);
+	const size_t mlen = 65, last = 255 * 4096 - 240;
+	size_t in = 0, out = 0, i;
+	u8 *comp = kvmalloc(SZ_1M, GFP_KERNEL);
+	u8 *plain = kvmalloc(SZ_1M + SZ_64K, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, comp);
 	KUNIT_ASSERT_NOT_NULL(test, plain);
-	/* 16 literals, a match of 19 + 37 bytes at offset 16 */
+	/* 16 literals, a match of 19 + 46 bytes at offset 16 */
 	comp[in++] = 0xff;
 	comp[in++] = 16 - 15;
 	for (i = 0; i < 16; i++)
@@ -402,22 +409,17 @@ static void lz4_test_in_place_limit(struct kunit *test)
 	comp[in++] = mlen - 19;
 	for (i = 0; i < mlen; i++, out++)
 		plain[out] = plain[out - 16];
-	/* the last literals, up to 1 MiB of input */
-	last = (insize - in - 1) / 256 * 255 + 15;
-	while (in + 1 + 1 + (last - 15) / 255 + last < insize)
-		last++;
-	while (in + 1 + 1 + (last - 15) / 255 + last > insize)
-		last--;
+	/* the last literals */
 	comp[in++] = 0xf0;
 	for (i = last - 15; i >= 255; i -= 255)
 		comp[in++] = 255;
 	comp[in++] = i;
+	KUNIT_ASSERT_LE(test, in + last, (size_t)SZ_1M);
 	for (i = 0; i < last; i++)
 		comp[in + i] = i * 7 + (i >> 8);
 	memcpy(plain + out, comp + in, last);
 	in += last;
 	out += last;
-	KUNIT_ASSERT_LE(test, in, insize);
 	lz4_test_in_place(test, comp, in, plain, out);
 	kvfree(comp);
 	kvfree(plain);

@@ -375,8 +375,9 @@ static bool bio_is_access(struct bio *bio)
  * A read that its submitter waits for although it asked for none of the
  * data: swap's synchronous read of the other pages of a block after a fault
  * took one page of it into a small folio. It should not wait for the
- * backing device, so zram declines it for a page written back there, which
- * is then read when it is wanted.
+ * backing device nor read a page the block no longer holds, so zram
+ * declines it for a page not held in a block (zram_read_page()), which is
+ * then read when it is wanted.
  */
 static bool bio_is_sync_readahead(struct bio *bio)
 {
@@ -4322,7 +4323,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		bdr.pages_left = DIV_ROUND_UP(iter.bi_size, PAGE_SIZE);
 		ret = zram_bvec_read(zram, &bv, index, offset, &bdr);
 		if (ret == -EAGAIN) {
-			/* a readahead of written back data, declined */
+			/* a synchronous readahead, declined (see zram_read_page()) */
 			bio->bi_status = BLK_STS_AGAIN;
 			break;
 		}
