@@ -709,11 +709,13 @@ finish:
 }
 
 /*
- * swapin_sync_fill()'s read of a locked small swap cache folio: synchronous
- * and REQ_RAHEAD (the device may decline it, BLK_STS_AGAIN). Unlike
- * swap_read_folio(), it never unlocks the folio, so that the caller takes a
- * failed one out of the swap cache before anybody sees it !uptodate, and it
- * counts PSWPIN only for a read that succeeded. 0: @folio is uptodate.
+ * swapin_sync_fill()'s read of a locked small swap cache folio: synchronous,
+ * REQ_RAHEAD and REQ_NOWAIT, which the device (one with BLK_FEAT_NOWAIT)
+ * declines with BLK_STS_AGAIN (-EAGAIN here) rather than wait for it or
+ * read what it does not hold ready. Unlike swap_read_folio(), it never
+ * unlocks the folio, so that the caller takes a failed one out of the swap
+ * cache before anybody sees it !uptodate, and it counts PSWPIN only for a
+ * read that succeeded. 0: @folio is uptodate.
  */
 int swap_read_folio_fill(struct folio *folio)
 {
@@ -741,7 +743,8 @@ int swap_read_folio_fill(struct folio *folio)
 		goto out;
 	}
 
-	bio_init(&bio, sis->bdev, &bv, 1, REQ_OP_READ | REQ_RAHEAD);
+	bio_init(&bio, sis->bdev, &bv, 1,
+		 REQ_OP_READ | REQ_RAHEAD | REQ_NOWAIT);
 	bio.bi_iter.bi_sector = swap_folio_sector(folio);
 	bio_add_folio_nofail(&bio, folio, PAGE_SIZE, 0);
 	get_task_struct(current);

@@ -821,10 +821,11 @@ out:
  * decompressed, rather than decompress the block again for each of them
  * faulted later. Nothing outside the block is read: a device without
  * blocks swaps in as without this, and vm.page-cluster set to 0 (no swap
- * readahead) turns it off. The folios are taken without reclaim or
- * reserves, and the first that cannot be had stops the fill: the large
- * folio may have failed because memory is short. A memory cgroup at its
- * limit (@folio's, the faulting page's) fills nothing.
+ * readahead) turns it off, as does a device that cannot decline a read
+ * that would wait (no BLK_FEAT_NOWAIT). The folios are taken without
+ * reclaim or reserves, and the first that cannot be had stops the fill:
+ * the large folio may have failed because memory is short. A memory
+ * cgroup at its limit (@folio's, the faulting page's) fills nothing.
  */
 static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
 			     unsigned long orders, gfp_t gfp,
@@ -840,7 +841,8 @@ static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
 	int err;
 
 	/* zswap_load() would unlock the folio: swap_read_folio_fill() */
-	if (nr == 1 || !READ_ONCE(page_cluster) || !zswap_never_enabled())
+	if (nr == 1 || !READ_ONCE(page_cluster) || !zswap_never_enabled() ||
+	    !bdev_nowait(si->bdev))
 		return;
 	if (highest_order(orders) < ilog2(nr) &&
 	    !swapin_vma_allows(vmf, ilog2(nr)))

@@ -25,6 +25,16 @@
  *
  * Prints one line per read kind and size, "RESULT NAME PAGES-DIFFERING
  * PAGES", and exits 1 if any page differs.
+ *
+ *   blockread --nowait DEVICE CORPUS MiB
+ *	The same write, then reads that may not wait, on one CPU: one page
+ *	written with RWF_NOWAIT at offset 0 (its errno printed, "NOWAIT-WRITE
+ *	E"; the device must not change), then every page read with O_DIRECT
+ *	and RWF_NOWAIT, and a read that ends with EAGAIN read again without
+ *	it. Prints "NOWAIT SERVED DECLINED DECLINED-FIRST PAGES" (the last
+ *	but one: declined reads of a block's first page) and "RESULT nowait
+ *	PAGES-DIFFERING PAGES"; exits 3 if the device refuses such reads
+ *	(EOPNOTSUPP), 1 if a page differs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,7 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "zmp.h"
@@ -78,6 +90,50 @@ static unsigned long read_back(int fd, unsigned char *buf,
 	return bad;
 }
 
+/*
+ * Read the @size bytes that @ref holds from @fd page by page, each with
+ * RWF_NOWAIT first and again without it if declined (see the top).
+ */
+static unsigned long read_nowait(int fd, unsigned char *page,
+				 const unsigned char *ref, size_t size)
+{
+	unsigned long served = 0, declined = 0, first = 0, bad = 0;
+	struct iovec iov = { .iov_base = page, .iov_len = PG };
+	size_t off;
+
+	for (off = 0; off < size; off += PG) {
+		memset(page, 0x5a, PG);
+		if (preadv2(fd, &iov, 1, off, RWF_NOWAIT) == (ssize_t)PG) {
+			served++;
+		} else if (errno == EAGAIN) {
+			declined++;
+			first += !(off % BLK);
+			if (pread(fd, page, PG, off) != (ssize_t)PG)
+				die("read after a declined read");
+		} else if (errno == EOPNOTSUPP) {
+			printf("NOWAIT not supported\n");
+			exit(3);
+		} else {
+			die("nowait read");
+		}
+		bad += !!memcmp(page, ref + off, PG);
+	}
+	printf("NOWAIT %lu %lu %lu %zu\n", served, declined, first, size / PG);
+	printf("RESULT nowait %lu %zu\n", bad, size / PG);
+	return bad;
+}
+
+/* One page of other data written with RWF_NOWAIT at offset 0 */
+static void write_nowait(int fd, unsigned char *page)
+{
+	struct iovec iov = { .iov_base = page, .iov_len = PG };
+	ssize_t ret;
+
+	memset(page, 0xa5, PG);
+	ret = pwritev2(fd, &iov, 1, 0, RWF_NOWAIT);
+	printf("NOWAIT-WRITE %s\n", ret < 0 ? strerrorname_np(errno) : "written");
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t chunks[] = { 32 * 1024, 64 * 1024, 1024 * 1024 };
@@ -87,8 +143,12 @@ int main(int argc, char **argv)
 	int fd, dfd, bfd;
 	size_t size, i;
 
+	int nowait = argc == 5 && !strcmp(argv[1], "--nowait");
+
+	argv += nowait;
+	argc -= nowait;
 	if (argc != 4 || !(mib = strtoul(argv[3], NULL, 10))) {
-		fprintf(stderr, "usage: blockread DEVICE CORPUS MiB\n");
+		fprintf(stderr, "usage: blockread [--nowait] DEVICE CORPUS MiB\n");
 		return 2;
 	}
 	zmp_init();
@@ -117,6 +177,16 @@ int main(int argc, char **argv)
 		die("BLOCKREAD_AFTER_WRITE");
 
 	pages = map_aligned_shift(size, 0, 1);
+	if (nowait) {
+		cpu_set_t cpu;
+
+		CPU_ZERO(&cpu);
+		CPU_SET(0, &cpu);
+		if (sched_setaffinity(0, sizeof(cpu), &cpu))
+			die("sched_setaffinity");
+		write_nowait(dfd, pages);
+		return read_nowait(dfd, pages, ref, size) ? 1 : 0;
+	}
 	mthp = map_aligned_shift(size, 0, 0);
 	misaligned = map_aligned_shift(size, PG, 0);
 	sector = map_aligned_shift(size, 512, 1);

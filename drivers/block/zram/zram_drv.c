@@ -362,26 +362,35 @@ static void mark_slot_accessed(struct zram *zram, u32 index)
 }
 
 /*
- * Swap's synchronous readahead of the other pages of a block does not make
- * a slot less idle; a file system's readahead does, as it reads the page
- * its reader waits for with REQ_RAHEAD too.
+ * zram takes REQ_NOWAIT reads (BLK_FEAT_NOWAIT): it serves them from memory
+ * and ends them with BLK_STS_AGAIN where they would wait, for the backing
+ * device or for memory (a page read in part); the submitter may read again
+ * without the flag. It takes no REQ_NOWAIT write: storing data may reclaim.
  */
-static bool bio_is_access(struct bio *bio)
+static bool bio_is_nowait(struct bio *bio)
 {
-	return !(bio->bi_opf & REQ_RAHEAD) || !(bio->bi_opf & REQ_SYNC);
+	return bio && (bio->bi_opf & REQ_NOWAIT);
 }
 
 /*
- * A read that its submitter waits for although it asked for none of the
- * data: swap's synchronous read of the other pages of a block after a fault
- * took one page of it into a small folio. It should not wait for the
- * backing device nor read a page the block no longer holds, so zram
- * declines it for a page not held in a block (zram_read_page()), which is
- * then read when it is wanted.
+ * A readahead that zram may decline (REQ_RAHEAD and REQ_NOWAIT): swap's
+ * read of the other pages of a block after a fault took one of them into
+ * a small folio (swapin_sync_fill()), which asked for none of the data.
+ * zram reads for it only the pages it holds in blocks (zram_read_page()).
  */
-static bool bio_is_sync_readahead(struct bio *bio)
+static bool bio_is_nowait_readahead(struct bio *bio)
 {
-	return bio && (bio->bi_opf & REQ_RAHEAD) && (bio->bi_opf & REQ_SYNC);
+	return bio_is_nowait(bio) && (bio->bi_opf & REQ_RAHEAD);
+}
+
+/*
+ * Every read but a readahead that may be declined makes a slot less idle.
+ * A file system's readahead (REQ_RAHEAD alone) does: mpage and iomap read
+ * the folio their reader waits for in the same bio as the folios after it.
+ */
+static bool bio_is_access(struct bio *bio)
+{
+	return !bio_is_nowait_readahead(bio);
 }
 
 static inline void update_used_max(struct zram *zram, const unsigned long pages)
@@ -3122,23 +3131,28 @@ static int decompress_bdev_block(struct zram *zram, u32 index,
  * and any other use of the buffer clears its tag, so a tag that matches
  * means the buffer holds exactly this object's data. A block written back
  * is read back first, with the block unlocked and *@zstrm changed meanwhile
- * (see decompress_bdev_block()). Returns 1 when it was there, 0 when
- * decompressed, or an error (-ESTALE: the block changed while unlocked).
- * Block should be locked.
+ * (see decompress_bdev_block()), unless @nowait (a REQ_NOWAIT read):
+ * -EAGAIN then. Returns 1 when it was there, 0 when decompressed, or an
+ * error (-ESTALE: the block changed while unlocked). Block should be
+ * locked.
  */
 static int zram_block_to_buffer(struct zram *zram, u32 index,
-				struct zcomp *comp, struct zcomp_strm **zstrm)
+				struct zcomp *comp, struct zcomp_strm **zstrm,
+				bool nowait)
 {
 	struct zram_block *blk = zram_block_of(zram, index);
 	int ret;
 
 	if (blk->gen && (*zstrm)->buffer_tag == blk->gen)
 		return 1;
-	if (block_written_back(zram, index))
+	if (block_written_back(zram, index)) {
+		if (nowait)
+			return -EAGAIN;
 		ret = decompress_bdev_block(zram, index, comp, zstrm);
-	else
+	} else {
 		ret = zram_decompress_block(zram, blk, comp, *zstrm,
 					    (*zstrm)->buffer);
+	}
 	if (!ret)
 		(*zstrm)->buffer_tag = blk->gen;
 	return ret;
@@ -3147,10 +3161,11 @@ static int zram_block_to_buffer(struct zram *zram, u32 index,
 /*
  * A partial read of a stored block: decompress the block into the stream
  * buffer, if not there yet (reading it back first if written back, which
- * may give -ESTALE), and copy slot @index's page out into @page. Slot
- * (block) should be locked.
+ * may give -ESTALE, or -EAGAIN if @nowait), and copy slot @index's page
+ * out into @page. Slot (block) should be locked.
  */
-static int read_block_page(struct zram *zram, struct page *page, u32 index)
+static int read_block_page(struct zram *zram, struct page *page, u32 index,
+			   bool nowait)
 {
 	struct zcomp *comp = zram_block_comp(zram, index);
 	struct zcomp_strm *zstrm;
@@ -3158,7 +3173,7 @@ static int read_block_page(struct zram *zram, struct page *page, u32 index)
 
 	atomic64_inc(&zram->block_stats.partial_reads);
 	zstrm = zcomp_stream_get(comp);
-	ret = zram_block_to_buffer(zram, index, comp, &zstrm);
+	ret = zram_block_to_buffer(zram, index, comp, &zstrm, nowait);
 	if (ret > 0) {
 		atomic64_inc(&zram->block_stats.buffered_reads);
 		ret = 0;
@@ -3171,7 +3186,8 @@ static int read_block_page(struct zram *zram, struct page *page, u32 index)
 	return ret;
 }
 #else
-static int read_block_page(struct zram *zram, struct page *page, u32 index)
+static int read_block_page(struct zram *zram, struct page *page, u32 index,
+			   bool nowait)
 {
 	return -EIO;
 }
@@ -3184,7 +3200,7 @@ static int read_block_page(struct zram *zram, struct page *page, u32 index)
 static int read_from_zspool(struct zram *zram, struct page *page, u32 index)
 {
 	if (zram_in_block(zram, index))
-		return read_block_page(zram, page, index);
+		return read_block_page(zram, page, index, false);
 
 	if (test_slot_flag(zram, index, ZRAM_SAME) ||
 	    !get_slot_handle(zram, index))
@@ -3207,6 +3223,7 @@ static int read_from_zspool(struct zram *zram, struct page *page, u32 index)
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			  struct zram_bd_reads *bdr, bool access)
 {
+	bool nowait = bdr && bio_is_nowait(bdr->parent);
 	int ret;
 
 again:
@@ -3218,7 +3235,7 @@ again:
 	 * stored alone, which may be another task's since the block was
 	 * written); it is read at its own fault.
 	 */
-	if (bdr && bio_is_sync_readahead(bdr->parent) &&
+	if (bdr && bio_is_nowait_readahead(bdr->parent) &&
 	    !zram_in_block(zram, index)) {
 		slot_unlock(zram, index);
 		return -EAGAIN;
@@ -3230,7 +3247,10 @@ again:
 		 * over the read back of a block written back: a block that
 		 * changed meanwhile is read again)
 		 */
-		ret = read_from_zspool(zram, page, index);
+		if (zram_in_block(zram, index))
+			ret = read_block_page(zram, page, index, nowait);
+		else
+			ret = read_from_zspool(zram, page, index);
 		if (!ret && access)
 			mark_slot_accessed(zram, index);
 		slot_unlock(zram, index);
@@ -3239,6 +3259,10 @@ again:
 	} else {
 		unsigned long blk_idx = get_slot_handle(zram, index);
 
+		if (nowait) {
+			slot_unlock(zram, index);
+			return -EAGAIN;
+		}
 		if (access)
 			mark_slot_accessed(zram, index);
 		/*
@@ -3251,9 +3275,9 @@ again:
 
 	/*
 	 * Should NEVER happen (but for want of memory to read a block back
-	 * into). Return bio error if it does.
+	 * into, and a REQ_NOWAIT read of one). Return bio error if it does.
 	 */
-	if (WARN_ON(ret < 0 && ret != -ENOMEM))
+	if (WARN_ON(ret < 0 && ret != -ENOMEM && ret != -EAGAIN))
 		pr_err("Decompression failed! err=%d, page=%u\n", ret, index);
 
 	return ret;
@@ -3281,9 +3305,13 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bvec,
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
 			  u32 index, int offset, struct zram_bd_reads *bdr)
 {
-	if (is_partial_io(bvec))
+	if (is_partial_io(bvec)) {
+		/* read through a page of its own, allocated here */
+		if (bio_is_nowait(bdr->parent))
+			return -EAGAIN;
 		return zram_bvec_read_partial(zram, bvec, index, offset,
 					      bio_is_access(bdr->parent));
+	}
 	return zram_read_page(zram, bvec->bv_page, index, bdr,
 			      bio_is_access(bdr->parent));
 }
@@ -3685,7 +3713,8 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 				flush_dcache_page(page + i);
 		}
 	} else {
-		ret = zram_block_to_buffer(zram, index, comp, &zstrm);
+		ret = zram_block_to_buffer(zram, index, comp, &zstrm,
+					   bio_is_nowait(bio));
 		/* unlocked over a read back, the block must still be whole */
 		if (ret == -ESTALE || (ret >= 0 && blk->live != BIT(nr) - 1))
 			ret = -EAGAIN;
@@ -4323,7 +4352,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		bdr.pages_left = DIV_ROUND_UP(iter.bi_size, PAGE_SIZE);
 		ret = zram_bvec_read(zram, &bv, index, offset, &bdr);
 		if (ret == -EAGAIN) {
-			/* a synchronous readahead, declined (see zram_read_page()) */
+			/* a REQ_NOWAIT read, declined (see zram_read_page()) */
 			bio->bi_status = BLK_STS_AGAIN;
 			break;
 		}
@@ -4395,6 +4424,10 @@ static void zram_submit_bio(struct bio *bio)
 		zram_bio_read(zram, bio);
 		break;
 	case REQ_OP_WRITE:
+		if (bio_is_nowait(bio)) {
+			bio_wouldblock_error(bio);
+			break;
+		}
 		zram_bio_write(zram, bio);
 		break;
 	case REQ_OP_DISCARD:
@@ -4726,7 +4759,8 @@ static int zram_add(void)
 		.max_write_zeroes_sectors	= UINT_MAX,
 #endif
 		.features			= BLK_FEAT_STABLE_WRITES |
-						  BLK_FEAT_SYNCHRONOUS,
+						  BLK_FEAT_SYNCHRONOUS |
+						  BLK_FEAT_NOWAIT,
 	};
 	struct zram *zram;
 	int ret, device_id;
