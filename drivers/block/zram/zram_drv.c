@@ -4473,11 +4473,14 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	 */
 	set_bit(index & (zram_block_pages(zram) - 1),
 		&zram_block_of(zram, index)->pending);
-	atomic64_inc(&zram->block_stats.deferred_frees);
 	/* Pairs with clear_and_wake_up_bit()'s barrier in slot_unlock() */
 	smp_mb__after_atomic();
-	if (slot_trylock(zram, index))
+	if (slot_trylock(zram, index)) {
 		slot_unlock(zram, index);
+		return;
+	}
+	/* left to the holder of the lock */
+	atomic64_inc(&zram->block_stats.deferred_frees);
 #endif
 }
 
