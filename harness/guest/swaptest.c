@@ -39,7 +39,8 @@
  *	read-fault the first page of every block only, run
  *	$SWAPTEST_TOUCH_CMD (large allocations no longer failing), then touch
  *	the rest (in the swap cache by then, or small folios). Every byte must equal the
- *	corpus (as changed by the writes). With SWAPTEST_ZERO_EVERY=N, every
+ *	corpus (as changed by the writes); $SWAPTEST_END_CMD (if set) runs
+ *	last, with everything still mapped. With SWAPTEST_ZERO_EVERY=N, every
  *	Nth page is zero, and $SWAPTEST_OUT_CMD runs after the page-out in
  *	every mode. race: run $SWAPTEST_OUT_CMD, then $SWAPTEST_RACE_CMD
  *	(e.g. swapoff) in a child while a second child (failing as well)
@@ -47,6 +48,10 @@
  *	this task touches the first page of every block, then every page in
  *	a pseudo-random order: the two tasks fault the same swap entries.
  *	Both copies must equal the corpus, and the command must succeed.
+ *	With SWAPTEST_SHMEM=1, a shared memory (memfd) copy of the corpus is
+ *	paged out before $SWAPTEST_OUT_CMD too, and a third child (failing
+ *	as well) read-faults it in a pseudo-random order during the race: it
+ *	must equal the corpus too.
  *
  * Prints what it checks; exit status 0 when everything matched.
  */
@@ -271,18 +276,59 @@ static int wait_child(pid_t pid, const char *what)
 	return WEXITSTATUS(status);
 }
 
+/* SWAPTEST_SHMEM=1: a memfd copy of @ref, paged out (else NULL) */
+static unsigned char *shmem_copy(const unsigned char *ref, size_t size)
+{
+	unsigned char *shm, *vec;
+	size_t i, out = 0;
+	int fd;
+
+	if (!getenv("SWAPTEST_SHMEM"))
+		return NULL;
+	fd = memfd_create("swaptest", 0);
+	if (fd < 0 || ftruncate(fd, size))
+		die("memfd");
+	shm = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (shm == MAP_FAILED)
+		die("mmap of the memfd");
+	close(fd);
+	fill_and_page_out(shm, ref, size);
+	vec = malloc(size / PG);
+	if (!vec || mincore(shm, size, vec))
+		die("mincore");
+	for (i = 0; i < size / PG; i++)
+		out += !(vec[i] & 1);
+	free(vec);
+	printf("shared memory: %zu of %zu pages paged out\n", out, size / PG);
+	return shm;
+}
+
 /*
  * fallback race: $SWAPTEST_RACE_CMD in one child, a second child faulting
- * its copy backwards, this task faulting forwards, all at once.
+ * its copy backwards, this task faulting forwards, all at once; a third
+ * child faulting the shared memory copy @shm, if any.
  */
-static int race(unsigned char *mem, unsigned char *ref, size_t size)
+static int race(unsigned char *mem, unsigned char *shm, unsigned char *ref,
+		size_t size)
 {
 	const char *cmd = getenv("SWAPTEST_RACE_CMD");
+	pid_t racer, toucher, shmem = 0;
 	unsigned long bad;
-	pid_t racer, toucher;
 	int rc = 0;
 
 	fflush(stdout);
+	if (shm) {
+		shmem = fork();
+		if (shmem < 0)
+			die("fork");
+		if (!shmem) {
+			make_it_fail();
+			touch_random(shm, size);
+			bad = count_diff(shm, ref, size);
+			printf("shared memory: %lu bytes differ\n", bad);
+			exit(bad != 0);
+		}
+	}
 	toucher = fork();
 	if (toucher < 0)
 		die("fork");
@@ -306,12 +352,14 @@ static int race(unsigned char *mem, unsigned char *ref, size_t size)
 	printf("forwards: %lu bytes differ\n", bad);
 	rc |= wait_child(toucher, "backwards toucher");
 	rc |= wait_child(racer, cmd ? cmd : "no command");
+	if (shm)
+		rc |= wait_child(shmem, "shared memory toucher");
 	return rc || bad;
 }
 
 static int fallback(const char *corpus, size_t size, const char *how)
 {
-	unsigned char *mem = map_aligned(size);
+	unsigned char *shm = NULL, *mem = map_aligned(size);
 	unsigned char *ref = read_reference(corpus, size);
 	unsigned long bad;
 	size_t off;
@@ -320,11 +368,13 @@ static int fallback(const char *corpus, size_t size, const char *how)
 
 	zero_every_nth_page(ref, size);
 	fill_and_page_out(mem, ref, size);
+	if (!strcmp(how, "race"))
+		shm = shmem_copy(ref, size);
 	if (!strcmp(how, "sparse") || !strcmp(how, "race") ||
 	    getenv("SWAPTEST_ZERO_EVERY"))
 		run_env_cmd("SWAPTEST_OUT_CMD");
 	if (!strcmp(how, "race"))
-		return race(mem, ref, size);
+		return race(mem, shm, ref, size);
 
 	if (!strcmp(how, "fork")) {
 		pid = fork();
@@ -368,6 +418,7 @@ static int fallback(const char *corpus, size_t size, const char *how)
 	touch_and_count(mem, size);
 	bad = count_diff(mem, ref, size);
 	printf("%s: %lu bytes differ\n", how, bad);
+	run_env_cmd("SWAPTEST_END_CMD");
 	return bad != 0;
 }
 

@@ -3275,9 +3275,11 @@ again:
 
 	/*
 	 * Should NEVER happen (but for want of memory to read a block back
-	 * into, and a REQ_NOWAIT read of one). Return bio error if it does.
+	 * into, a failed read of it, -EIO, or a REQ_NOWAIT read of one that
+	 * would wait, -EAGAIN). Return bio error if it does.
 	 */
-	if (WARN_ON(ret < 0 && ret != -ENOMEM && ret != -EAGAIN))
+	if (WARN_ON(ret < 0 && ret != -ENOMEM && ret != -EIO &&
+		    ret != -EAGAIN))
 		pr_err("Decompression failed! err=%d, page=%u\n", ret, index);
 
 	return ret;
@@ -3725,7 +3727,7 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		}
 	}
 	zcomp_stream_put(zstrm);
-	if (ret == -EAGAIN || ret == -ENOMEM)
+	if (ret == -EAGAIN || ret == -ENOMEM || ret == -EIO)
 		goto out;
 	/* as for a page: should never happen */
 	if (WARN_ON(ret < 0)) {
@@ -4351,7 +4353,7 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 
 		bdr.pages_left = DIV_ROUND_UP(iter.bi_size, PAGE_SIZE);
 		ret = zram_bvec_read(zram, &bv, index, offset, &bdr);
-		if (ret == -EAGAIN) {
+		if (ret == -EAGAIN && bio_is_nowait(bio)) {
 			/* a REQ_NOWAIT read, declined (see zram_read_page()) */
 			bio->bi_status = BLK_STS_AGAIN;
 			break;
