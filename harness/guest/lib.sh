@@ -117,16 +117,54 @@ fail_large_allocs()
 	done
 }
 
-# swapoff_leaves_nothing ORIG: swapoff zram0, then a KTAP result: no
-# block and no page left but the ORIG bytes (mkswap's header) stored.
+# swapoff_leaves_nothing STATE: swapoff zram0, which must succeed, then a
+# KTAP result: the pool is back to STATE (pool_state after mkswap: the
+# header page alone), no block left.
 swapoff_leaves_nothing()
 {
-	swapoff /dev/zram0
-	set -- "$1" $(cat /sys/block/zram0/mm_stat)
-	[ "$2" -eq "$1" ] && [ "$(mp_stat zram0 $MP_STORED)" -eq 0 ] &&
+	local now
+	if ! swapoff /dev/zram0; then
+		ktap_test_fail "swapoff leaves no page and no block (swapoff failed)"
+		return
+	fi
+	now=$(pool_state)
+	[ "$now" = "$1" ] && [ "$(mp_stat zram0 $MP_STORED)" -eq 0 ] &&
 		ktap_test_pass "swapoff leaves no page and no block" ||
-		ktap_test_fail "swapoff leaves no page and no block (orig $2, blocks $(mp_stat zram0 $MP_STORED))"
+		ktap_test_fail "swapoff leaves no page and no block (pool $now, was $1; blocks $(mp_stat zram0 $MP_STORED))"
 }
+
+# pool_state [DEV]: what a device (zram0) holds, to compare before and
+# after: mm_stat's orig_data_size, compr_data_size and mem_used_total, then
+# "class:obj_used" of each zsmalloc class holding objects (debugfs, with
+# CONFIG_ZSMALLOC_STAT)
+pool_state()
+{
+	local d=${1:-zram0} classes=/sys/kernel/debug/zsmalloc/${1:-zram0}/classes
+	[ -d /sys/kernel/debug/zsmalloc ] || mount -t debugfs none /sys/kernel/debug
+	set -- $(cat /sys/block/$d/mm_stat)
+	printf "%s %s %s |" "$1" "$2" "$3"
+	[ ! -r $classes ] || awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "obj_used") c = i; next }
+		$1 ~ /^[0-9]+$/ && c && $c > 0 { printf " %s:%s", $1, $c }' $classes
+	echo
+}
+
+# pool_back_to TAG STATE...: a KTAP result: swapoff (done) left zram0's
+# pool as one of the STATEs (pool_state) says
+pool_back_to()
+{
+	local tag=$1 now=$(pool_state) s
+	shift
+	for s in "$@"; do
+		if [ "$now" = "$s" ] && [ "$(mp_stat zram0 $MP_STORED)" -eq 0 ]; then
+			ktap_test_pass "$tag"
+			return
+		fi
+	done
+	ktap_test_fail "$tag (pool $now; expected: $*)"
+}
+
+# The pool of a device that holds nothing
+EMPTY_POOL="0 0 0 |"
 
 zram_swap_off()
 {
@@ -159,4 +197,18 @@ counts_in_place()
 	6.12.*) return 1 ;;
 	esac
 	return 0
+}
+
+# expect_reports REGEX: kernel log lines matching REGEX (an extended regular
+# expression) are what the test provokes, not kernel bugs, until
+# expect_reports_end (harness/lib/kernel-reports.txt; the markers go to the
+# kernel log, in order with the kernel's own lines).
+expect_reports()
+{
+	echo "<2>ZMP_EXPECT $1" > /dev/kmsg
+}
+
+expect_reports_end()
+{
+	echo "<2>ZMP_EXPECT_END" > /dev/kmsg
 }

@@ -55,6 +55,10 @@ unset _o
 # has_overlay: whether the base has a sparse tree (a patched kernel).
 has_overlay() { [ "$BASE_OVERLAY" != - ]; }
 
+# A step's or a run's last line, for sed: "N passed, N failed", maybe with
+# ", N skipped" (\1 passed, \2 failed, \4 skipped)
+SUMMARY_RE='^\([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\?$'
+
 # The KTAP every harness step prints (harness/lib/ktap.py reads it):
 # ktap_start, a ktap_result OK|FAIL DESCRIPTION for each result, and
 # ktap_end: the plan, "N passed, N failed", non-zero status on a failure.

@@ -8,7 +8,7 @@ counts as passed), the plan "1..N" before or after them, and a last line
 "N passed, N failed" for the reader. Nested results (indented) belong to
 the top-level result after them.
 
-usage: ktap.py count LOG         "N passed, N failed" of LOG's top-level
+usage: ktap.py count LOG         "N passed, N failed, N skipped" of LOG's top-level
                                  results; exit 1 when one failed or none
        ktap.py kunit JSON LABEL  KTAP of the test cases in kunit.py's JSON
                                  (one line a case, named LABEL: suite.case)
@@ -74,6 +74,12 @@ def count(text):
     return passed, failed
 
 
+def skipped(text):
+    """How many top-level results passed with a SKIP directive."""
+    return sum(1 for _, ok, line in results(text)
+               if ok and re.search(r"#\s*SKIP\b", line, re.I))
+
+
 def kunit_cases(data, label):
     """KTAP lines for the test cases of kunit.py's --json output."""
     lines, n = [], 0
@@ -103,8 +109,10 @@ def kunit_cases(data, label):
 def main(argv):
     if len(argv) == 2 and argv[0] == "count":
         with open(argv[1], errors="replace") as f:
-            passed, failed = count(f.read())
-        print("%d passed, %d failed" % (passed, failed))
+            text = f.read()
+        passed, failed = count(text)
+        print("%d passed, %d failed, %d skipped" % (passed, failed,
+                                                    skipped(text)))
         return 1 if failed else 0
     if len(argv) == 3 and argv[0] == "kunit":
         with open(argv[1]) as f:

@@ -39,6 +39,20 @@ Call Trace:
 ---[ end trace 0000000000000000 ]---
 """
 
+ARM64_CALL_TRACE = """[   20.1] CPU: 1 PID: 80 Comm: swaptest Not tainted 7.2.13 #1
+[   20.1] Call trace:
+[   20.1]  f+0x1/0x2
+"""
+BAD_SWAP = "[   40.2] swap_info_get: Bad swap offset entry 00012345"
+READ_ERROR = "[   41.0] Read-error on swap-device (253:1:2048)"
+EXPECT = "[   40.9] ZMP_EXPECT Read-error on swap-device\n"
+EXPECT_END = "[   41.5] ZMP_EXPECT_END\n"
+OOM = "[   50.0] Out of memory: Killed process 81 (swaptest)"
+ALLOC_FAIL = """[   51.0] swaptest: page allocation failure: order:2, mode:0x140dca
+[   51.0] Call trace:
+[   51.0]  dump_backtrace+0x0/0x1
+"""
+
 KUNIT_OK = """    ok 1 zsmalloc_test_classes
 # Totals: pass:1 fail:0 skip:0 total:1
 ok 1 zsmalloc
@@ -58,6 +72,21 @@ def cases():
         ("a hung task after UML's virt-pci warning fails a KUnit run",
          UML_VIRT_PCI + KUNIT_OK + HUNG_TASK + "\n", 1),
         ("an RCU stall fails a KUnit run", KUNIT_OK + RCU_STALL + "\n", 1),
+        ("a hung task inside UML's virt-pci warning, which never ends, fails",
+         UML_VIRT_PCI.replace("---[ end trace 0000000000000000 ]---\n", "")
+         + HUNG_TASK + "\n", 1),
+        ("a stack dump long after an unended virt-pci warning fails",
+         UML_VIRT_PCI.replace("---[ end trace 0000000000000000 ]---\n", "")
+         + "x\n" * 80 + ARM64_CALL_TRACE, 1),
+        ("an arm64 stack dump fails an arm64 run", ARM64_CALL_TRACE, 1),
+        ("a bad swap entry fails a run", BAD_SWAP + "\n", 1),
+        ("a swap read error fails a run", READ_ERROR + "\n", 1),
+        ("a swap read error a test expects does not",
+         EXPECT + READ_ERROR + "\n" + EXPECT_END, 0),
+        ("a swap read error after the expected ones fails",
+         EXPECT + READ_ERROR + "\n" + EXPECT_END + READ_ERROR + "\n", 1),
+        ("an OOM kill fails a run", OOM + "\n", 1),
+        ("an allocation failure dump fails an arm64 run", ALLOC_FAIL, 2),
     ]
 
 
@@ -71,6 +100,34 @@ def reports_cli(text):
                             "reports", f.name], capture_output=True,
                            text=True, check=True)
     return r.stdout.splitlines()
+
+
+def skip_cases():
+    """harness/guest/expected-skips as guest_tests.py applies it, and the
+    skips ktap.py counts."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import guest_tests  # noqa: E402
+    import ktap  # noqa: E402
+    out = []
+    for base, label, test, want in (
+            ("7.2", "test-guest", "zram-block-sizes", False),
+            ("7.2", "test-debug", "zram-blocks-writeback-compressed", False),
+            ("6.12", "test-guest", "zram-block-sizes", True),
+            ("6.12", "test-debug", "swapin-block-fill", True),
+            ("6.12", "test-guest", "zram-blocks-swap", False),
+            ("7.2", "test-arm64-16k", "zram-blocks-swap", True)):
+        got = guest_tests.skip_allowed(
+            guest_tests.expected_skips(base, label), test)
+        out.append(("%s on %s in %s: a skip is %s" % (
+            test, base, label, "allowed" if want else "a failure"),
+            got == want, "got %s" % got))
+    got = guest_tests.booted_base(CLEAN_X86)
+    out.append(("the base is read from the booted release", got == "6.12", got))
+    text = "TAP version 13\nok 1 a\nok 2 b # SKIP why\nnot ok 3 c\n1..3\n"
+    got = (ktap.count(text), ktap.skipped(text))
+    out.append(("ktap.py counts skips among the passes",
+                got == ((2, 1), 1), repr(got)))
+    return out
 
 
 def main():
@@ -100,6 +157,7 @@ def main():
     parsed = guest.parse_ktap(skipped, ["zram-blocks-swap"])
     ok = [(n, o) for n, o, _ in parsed] == [("zram-blocks-swap", True)]
     results.append(("a nested skip does not fail its test", ok, repr(parsed)))
+    results += skip_cases()
     print("TAP version 13")
     print("1..%d" % len(results))
     for i, (name, ok, why) in enumerate(results, 1):

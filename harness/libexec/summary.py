@@ -286,7 +286,8 @@ def recorded_runs(results):
                 m = re.match(r"# (command|commit|date|base): (.*)", line)
                 if m and m.group(1) not in d:
                     d[m.group(1)] = m.group(2).strip()
-                m = re.match(r"(\d+) passed, (\d+) failed$", line)
+                m = re.match(r"(\d+) passed, (\d+) failed(, \d+ skipped)?$",
+                             line)
                 if m:
                     d["result"] = (int(m.group(1)), int(m.group(2)))
                 m = re.match(r"(not )?ok \d+ ", line)
