@@ -163,8 +163,6 @@ pool_back_to()
 	ktap_test_fail "$tag (pool $now; expected: $*)"
 }
 
-# The pool of a device that holds nothing
-EMPTY_POOL="0 0 0 |"
 
 zram_swap_off()
 {

@@ -55,6 +55,25 @@ zram_fill_fs()
 	done
 }
 
+# Read every file back through a fresh mount, so that nothing of it comes
+# from the page cache: it must hold what zram_fill_fs() wrote (zeroes).
+zram_read_back()
+{
+	for i in $(seq $dev_start $dev_end); do
+		local size=$(stat -c %s zram$i/file)
+
+		if ! umount zram$i || ! mount /dev/zram$i zram$i; then
+			zram_fail "remount of /dev/zram$i"
+			return
+		fi
+		if ! head -c $size /dev/zero | cmp -s - zram$i/file; then
+			zram_fail "zram$i/file does not read back as written"
+			return
+		fi
+		echo "zram$i: $size bytes read back: OK"
+	done
+}
+
 check_prereqs
 zram_load
 zram_max_streams
@@ -66,6 +85,7 @@ zram_mount
 
 # filling an unmounted directory would fill the test's own file system
 [ $ERR_CODE -eq 0 ] && zram_fill_fs
+[ $ERR_CODE -eq 0 ] && zram_read_back
 zram_cleanup
 
 if [ $ERR_CODE -ne 0 ]; then
