@@ -4233,6 +4233,15 @@ static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
 #define SWAPIN_BLOCK_GFP	((GFP_HIGHUSER_MOVABLE & ~__GFP_DIRECT_RECLAIM) | \
 				 __GFP_NOMEMALLOC | __GFP_NOWARN)
 
+#ifdef CONFIG_MEMCG
+/* Room in @counter for @nr pages and a charge batch below @limit */
+static bool swapin_counter_has_room(struct page_counter *counter,
+				    unsigned long limit, unsigned long nr)
+{
+	return page_counter_read(counter) + nr + MEMCG_CHARGE_BATCH <= limit;
+}
+#endif
+
 /*
  * Whether the memory cgroup that @folio, the faulting page's folio, was
  * charged to, and each of its ancestors, has room for @nr more pages and a
@@ -4243,11 +4252,13 @@ static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
  * page alone. A charge may take MEMCG_CHARGE_BATCH pages from the counter
  * into the CPU's stock; with that much room left the batch never takes the
  * counter above memory.high, where its task would reclaim a batch on the
- * way back to user space.
+ * way back to user space. Under cgroup v1 with memory+swap accounting the
+ * charge goes to memory.memsw too, below its own limit.
  */
 static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
 {
 #ifdef CONFIG_MEMCG
+	bool memsw = !cgroup_subsys_on_dfl(memory_cgrp_subsys);
 	struct mem_cgroup *memcg;
 	bool room = true;
 
@@ -4256,9 +4267,10 @@ static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
 	     memcg = parent_mem_cgroup(memcg)) {
 		unsigned long limit = min(READ_ONCE(memcg->memory.max),
 					  READ_ONCE(memcg->memory.high));
-		unsigned long usage = page_counter_read(&memcg->memory);
 
-		if (usage + nr + MEMCG_CHARGE_BATCH > limit) {
+		if (!swapin_counter_has_room(&memcg->memory, limit, nr) ||
+		    (memsw && !swapin_counter_has_room(&memcg->memsw,
+						READ_ONCE(memcg->memsw.max), nr))) {
 			room = false;
 			break;
 		}
