@@ -40,7 +40,9 @@
  *	$SWAPTEST_TOUCH_CMD (large allocations no longer failing), then touch
  *	the rest (in the swap cache by then, or small folios). Every byte must equal the
  *	corpus (as changed by the writes); $SWAPTEST_END_CMD (if set) runs
- *	last, with everything still mapped. With SWAPTEST_ZERO_EVERY=N, every
+ *	last, with everything still mapped. With SWAPTEST_PAUSE=PATH, after
+ *	the page-out (and $SWAPTEST_OUT_CMD) it creates PATH.ready and waits
+ *	for PATH.go. With SWAPTEST_ZERO_EVERY=N, every
  *	Nth page is zero, and $SWAPTEST_OUT_CMD runs after the page-out in
  *	every mode. race: run $SWAPTEST_OUT_CMD, then $SWAPTEST_RACE_CMD
  *	(e.g. swapoff) in a child while a second child (failing as well)
@@ -223,6 +225,29 @@ static void run_env_cmd(const char *var)
 		die(var);
 }
 
+/*
+ * SWAPTEST_PAUSE=PATH: create PATH.ready, then wait (without a process of
+ * its own) until PATH.go exists, so that the caller can look at and set
+ * the task's memory cgroup with nothing else of it running
+ */
+static void pause_for_caller(void)
+{
+	const char *path = getenv("SWAPTEST_PAUSE");
+	char name[256];
+	int fd;
+
+	if (!path)
+		return;
+	snprintf(name, sizeof(name), "%s.ready", path);
+	fd = open(name, O_CREAT | O_WRONLY, 0644);
+	if (fd < 0)
+		die(name);
+	close(fd);
+	snprintf(name, sizeof(name), "%s.go", path);
+	while (access(name, F_OK))
+		usleep(10000);
+}
+
 /* Read-fault the first page of every block of [mem, mem + size) */
 static void touch_block_heads(unsigned char *mem, size_t size)
 {
@@ -373,6 +398,7 @@ static int fallback(const char *corpus, size_t size, const char *how)
 	if (!strcmp(how, "sparse") || !strcmp(how, "race") ||
 	    getenv("SWAPTEST_ZERO_EVERY"))
 		run_env_cmd("SWAPTEST_OUT_CMD");
+	pause_for_caller();
 	if (!strcmp(how, "race"))
 		return race(mem, shm, ref, size);
 
