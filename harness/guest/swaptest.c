@@ -40,9 +40,10 @@
  *	$SWAPTEST_TOUCH_CMD (large allocations no longer failing), then touch
  *	the rest (in the swap cache by then, or small folios). Every byte must equal the
  *	corpus (as changed by the writes); $SWAPTEST_END_CMD (if set) runs
- *	last, with everything still mapped. With SWAPTEST_PAUSE=PATH, after
- *	the page-out (and $SWAPTEST_OUT_CMD) it creates PATH.ready and waits
- *	for PATH.go. With SWAPTEST_ZERO_EVERY=N, every
+ *	last, with everything still mapped. With SWAPTEST_PAUSE=PATH it
+ *	waits for its caller after the page-out (and $SWAPTEST_OUT_CMD), the
+ *	block heads (sparse) and the end: it creates PATH.STAGE.ready and
+ *	waits for PATH.STAGE.go (STAGE out, heads, end). With SWAPTEST_ZERO_EVERY=N, every
  *	Nth page is zero, and $SWAPTEST_OUT_CMD runs after the page-out in
  *	every mode. race: run $SWAPTEST_OUT_CMD, then $SWAPTEST_RACE_CMD
  *	(e.g. swapoff) in a child while a second child (failing as well)
@@ -226,11 +227,11 @@ static void run_env_cmd(const char *var)
 }
 
 /*
- * SWAPTEST_PAUSE=PATH: create PATH.ready, then wait (without a process of
- * its own) until PATH.go exists, so that the caller can look at and set
- * the task's memory cgroup with nothing else of it running
+ * SWAPTEST_PAUSE=PATH: at @stage, create PATH.STAGE.ready, then wait
+ * (forking nothing) until PATH.STAGE.go exists, so that the caller can read
+ * and set the task's memory cgroup with nothing else of it running
  */
-static void pause_for_caller(void)
+static void pause_for_caller(const char *stage)
 {
 	const char *path = getenv("SWAPTEST_PAUSE");
 	char name[256];
@@ -238,12 +239,12 @@ static void pause_for_caller(void)
 
 	if (!path)
 		return;
-	snprintf(name, sizeof(name), "%s.ready", path);
+	snprintf(name, sizeof(name), "%s.%s.ready", path, stage);
 	fd = open(name, O_CREAT | O_WRONLY, 0644);
 	if (fd < 0)
 		die(name);
 	close(fd);
-	snprintf(name, sizeof(name), "%s.go", path);
+	snprintf(name, sizeof(name), "%s.%s.go", path, stage);
 	while (access(name, F_OK))
 		usleep(10000);
 }
@@ -398,7 +399,7 @@ static int fallback(const char *corpus, size_t size, const char *how)
 	if (!strcmp(how, "sparse") || !strcmp(how, "race") ||
 	    getenv("SWAPTEST_ZERO_EVERY"))
 		run_env_cmd("SWAPTEST_OUT_CMD");
-	pause_for_caller();
+	pause_for_caller("out");
 	if (!strcmp(how, "race"))
 		return race(mem, shm, ref, size);
 
@@ -439,12 +440,14 @@ static int fallback(const char *corpus, size_t size, const char *how)
 		touch_block_heads(mem, size);
 		/* fork() needs more than an order-0 page on some kernels */
 		set_make_it_fail("0");
+		pause_for_caller("heads");
 		run_env_cmd("SWAPTEST_TOUCH_CMD");
 	}
 	touch_and_count(mem, size);
 	bad = count_diff(mem, ref, size);
 	printf("%s: %lu bytes differ\n", how, bad);
 	run_env_cmd("SWAPTEST_END_CMD");
+	pause_for_caller("end");
 	return bad != 0;
 }
 
