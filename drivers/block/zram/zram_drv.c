@@ -364,12 +364,25 @@ static void mark_slot_accessed(struct zram *zram, u32 index)
 /*
  * zram takes REQ_NOWAIT reads (BLK_FEAT_NOWAIT): it serves them from memory
  * and ends them with BLK_STS_AGAIN where they would wait, for the backing
- * device or for memory (a page read in part); the submitter may read again
- * without the flag. It takes no REQ_NOWAIT write: storing data may reclaim.
+ * device, for memory (a page read in part) or for a slot lock that another
+ * path holds (maybe across an allocation that reclaims: writeback,
+ * recompression); the submitter may read again without the flag. Such a
+ * read may still wait for a CPU's compression stream, which a write holds
+ * across its allocation. zram takes no REQ_NOWAIT write: storing data may
+ * reclaim.
  */
 static bool bio_is_nowait(struct bio *bio)
 {
 	return bio && (bio->bi_opf & REQ_NOWAIT);
+}
+
+/* Lock slot @index for a read; a REQ_NOWAIT one (@nowait) only tries */
+static bool slot_lock_read(struct zram *zram, u32 index, bool nowait)
+{
+	if (nowait)
+		return slot_trylock(zram, index);
+	slot_lock(zram, index);
+	return true;
 }
 
 /*
@@ -3055,7 +3068,8 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
 	ret = zcomp_decompress(comp, zstrm, src, blk->size, dst,
 			       zram_block_size(zram));
 	zs_obj_read_end(zram->mem_pool, blk->handle, blk->size, src);
-	return ret;
+	/* lzo's own codes overlap errno values: -EIO is a failed read only */
+	return ret ? -EINVAL : 0;
 }
 
 #ifdef CONFIG_ZRAM_WRITEBACK
@@ -3070,9 +3084,10 @@ static int zram_decompress_block(struct zram *zram, struct zram_block *blk,
  * for I/O. Returns -ESTALE when the block changed meanwhile (read it
  * again): a generation is never reused, and the backing blocks are only
  * released with the block, so an unchanged generation means the unit read
- * is the block's. A read the backing device ended with BLK_STS_AGAIN is a
- * failed read (-EIO), not a block that changed. Block should be locked,
- * and is locked again on return.
+ * is the block's. A failed read is -EIO, also one the backing device
+ * ended with BLK_STS_AGAIN (not a block that changed), and data that does
+ * not decompress -EINVAL. Block should be locked, and is locked again on
+ * return.
  */
 static int decompress_bdev_block(struct zram *zram, u32 index,
 				 struct zcomp *comp, struct zcomp_strm **zstrm)
@@ -3108,7 +3123,7 @@ static int decompress_bdev_block(struct zram *zram, u32 index,
 							   size - i * PAGE_SIZE));
 		ret = zcomp_decompress(comp, *zstrm, (*zstrm)->local_copy,
 				       size, (*zstrm)->buffer,
-				       zram_block_size(zram));
+				       zram_block_size(zram)) ? -EINVAL : 0;
 	}
 	while (i--)
 		__free_page(unit[i]);
@@ -3224,10 +3239,13 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			  struct zram_bd_reads *bdr, bool access)
 {
 	bool nowait = bdr && bio_is_nowait(bdr->parent);
+	bool block;
 	int ret;
 
 again:
-	slot_lock(zram, index);
+	if (!slot_lock_read(zram, index, nowait))
+		return -EAGAIN;
+	block = zram_in_block(zram, index);
 	/*
 	 * Swap's fill of a block wants the copies that the fault's own read
 	 * left in the stream buffer: decline a page not held in a block (one
@@ -3235,19 +3253,17 @@ again:
 	 * stored alone, which may be another task's since the block was
 	 * written); it is read at its own fault.
 	 */
-	if (bdr && bio_is_nowait_readahead(bdr->parent) &&
-	    !zram_in_block(zram, index)) {
+	if (!block && bdr && bio_is_nowait_readahead(bdr->parent)) {
 		slot_unlock(zram, index);
 		return -EAGAIN;
 	}
-	if (!test_slot_flag(zram, index, ZRAM_WB) ||
-	    zram_in_block(zram, index)) {
+	if (!test_slot_flag(zram, index, ZRAM_WB) || block) {
 		/*
 		 * Slot should be locked through out the function call (but
 		 * over the read back of a block written back: a block that
 		 * changed meanwhile is read again)
 		 */
-		if (zram_in_block(zram, index))
+		if (block)
 			ret = read_block_page(zram, page, index, nowait);
 		else
 			ret = read_from_zspool(zram, page, index);
@@ -3278,8 +3294,8 @@ again:
 	 * into, a failed read of it, -EIO, or a REQ_NOWAIT read of one that
 	 * would wait, -EAGAIN). Return bio error if it does.
 	 */
-	if (WARN_ON(ret < 0 && ret != -ENOMEM && ret != -EIO &&
-		    ret != -EAGAIN))
+	if (WARN_ON(ret < 0 && ret != -ENOMEM && ret != -EAGAIN &&
+		    !(block && ret == -EIO)))
 		pr_err("Decompression failed! err=%d, page=%u\n", ret, index);
 
 	return ret;
@@ -3680,7 +3696,8 @@ static void zram_copy_block_to_bio(const void *src, size_t size,
  * block-aligned slot @index, at least a block left) with one decompression:
  * straight into the pages when one large folio holds the block, else into
  * the stream buffer and copied out. -EAGAIN: the slots do not hold one
- * block object (any more): read them page by page.
+ * block object (any more), or a REQ_NOWAIT read found the block locked:
+ * read them page by page.
  */
 static int zram_read_block(struct zram *zram, struct bio *bio,
 			   struct bvec_iter iter, u32 index)
@@ -3700,7 +3717,8 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 	 */
 	if (data_race(blk->live) != BIT(nr) - 1)
 		return -EAGAIN;
-	slot_lock(zram, index);
+	if (!slot_lock_read(zram, index, bio_is_nowait(bio)))
+		return -EAGAIN;
 	if (blk->live != BIT(nr) - 1)
 		goto out;
 
