@@ -320,6 +320,20 @@ static void lz4_test_dictionary(struct kunit *test)
 			0);
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(lz4_test_kvfree, kvfree, const void *);
+
+/* kvmalloc() @size bytes, freed when the test ends, also after an assert */
+static u8 *lz4_test_kvmalloc(struct kunit *test, size_t size)
+{
+	u8 *p = kvmalloc(size, GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	ret = kunit_add_action_or_reset(test, lz4_test_kvfree, p);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return p;
+}
+
 /*
  * Decodes the @clen bytes of @comp in place, as erofs does: at the end of
  * a buffer of @n bytes and its exact margin, LZ4_DECOMPRESS_INPLACE_MARGIN.
@@ -328,17 +342,15 @@ static void lz4_test_in_place(struct kunit *test, const u8 *comp, int clen,
 			      const u8 *plain, size_t n)
 {
 	size_t size = n + LZ4_DECOMPRESS_INPLACE_MARGIN(clen);
-	u8 *buf = kvmalloc(size, GFP_KERNEL);
+	u8 *buf = lz4_test_kvmalloc(test, size);
 	int ret;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_GE(test, size, (size_t)clen);
 	memcpy(buf + size - clen, comp, clen);
 	ret = LZ4_decompress_safe(buf + size - clen, buf, clen, n);
 	KUNIT_EXPECT_EQ_MSG(test, ret, (int)n, "%zu bytes from %d", n, clen);
 	KUNIT_EXPECT_EQ_MSG(test, memcmp(buf, plain, n), 0,
 			    "%zu bytes from %d", n, clen);
-	kvfree(buf);
 }
 
 /*
@@ -392,11 +404,9 @@ static void lz4_test_in_place_limit(struct kunit *test)
 {
 	const size_t mlen = 65, last = 255 * 4096 - 240;
 	size_t in = 0, out = 0, i;
-	u8 *comp = kvmalloc(SZ_1M, GFP_KERNEL);
-	u8 *plain = kvmalloc(SZ_1M + SZ_64K, GFP_KERNEL);
+	u8 *comp = lz4_test_kvmalloc(test, SZ_1M);
+	u8 *plain = lz4_test_kvmalloc(test, SZ_1M + SZ_64K);
 
-	KUNIT_ASSERT_NOT_NULL(test, comp);
-	KUNIT_ASSERT_NOT_NULL(test, plain);
 	/* 16 literals, a match of 19 + 46 bytes at offset 16 */
 	comp[in++] = 0xff;
 	comp[in++] = 16 - 15;
@@ -421,8 +431,6 @@ static void lz4_test_in_place_limit(struct kunit *test)
 	in += last;
 	out += last;
 	lz4_test_in_place(test, comp, in, plain, out);
-	kvfree(comp);
-	kvfree(plain);
 }
 
 static struct kunit_case lz4_test_cases[] = {
