@@ -109,17 +109,37 @@ def skip_cases():
     import guest_tests  # noqa: E402
     import ktap  # noqa: E402
     out = []
-    for base, label, test, want in (
-            ("7.2", "test-guest", "zram-block-sizes", False),
-            ("7.2", "test-debug", "zram-blocks-writeback-compressed", False),
-            ("6.12", "test-guest", "zram-block-sizes", True),
-            ("6.12", "test-debug", "swapin-block-fill", True),
-            ("6.12", "test-guest", "zram-blocks-swap", False),
-            ("7.2", "test-arm64-16k", "zram-blocks-swap", True)):
-        got = guest_tests.skip_allowed(
-            guest_tests.expected_skips(base, label), test)
-        out.append(("%s on %s in %s: a skip is %s" % (
-            test, base, label, "allowed" if want else "a failure"),
+    built = {"CONFIG_ZRAM_WRITEBACK", "CONFIG_ZRAM_MULTI_PAGES",
+             "CONFIG_THP_SWAP"}
+    for base, label, test, reason, config, want in (
+            ("7.2", "test-guest", "zram-block-sizes", "no block_size attribute",
+             built, False),
+            ("7.2", "test-debug", "zram-blocks-writeback-compressed",
+             "no compressed_writeback", built, False),
+            ("6.12", "test-guest", "zram-block-sizes",
+             "no block_size attribute", built, True),
+            ("6.12", "test-debug", "swapin-block-fill", "no fill", built, True),
+            ("6.12", "test-guest", "zram-blocks-swap", "whatever", built,
+             False),
+            # named options decide, whatever the list says
+            ("6.12", "test-guest", "zram-block-sizes",
+             "no CONFIG_ZRAM_MULTI_PAGES", built, False),
+            ("7.2", "test-guest", "zram-blocks-writeback",
+             "no CONFIG_ZRAM_WRITEBACK", built, False),
+            ("7.2", "test-guest", "zram-blocks-writeback",
+             "no CONFIG_ZRAM_WRITEBACK", built - {"CONFIG_ZRAM_WRITEBACK"},
+             True),
+            ("7.2", "test-arm64-16k", "zram-blocks-swap",
+             "swap splits large folios here (no CONFIG_THP_SWAP)",
+             built - {"CONFIG_THP_SWAP"}, True),
+            ("7.2", "test-arm64", "zram-blocks-swap",
+             "swap splits large folios here (no CONFIG_THP_SWAP)", built,
+             False)):
+        got = guest_tests.skip_refused(
+            config, guest_tests.expected_skips(base, label), test,
+            reason) is None
+        out.append(("%s on %s in %s (%s): a skip is %s" % (
+            test, base, label, reason, "allowed" if want else "a failure"),
             got == want, "got %s" % got))
     got = guest_tests.booted_base(CLEAN_X86)
     out.append(("the base is read from the booted release", got == "6.12", got))
