@@ -1557,6 +1557,20 @@ EXPORT_SYMBOL_GPL(zs_huge_class_size);
 
 #if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
 /*
+ * For the KUnit suite: the zspage layout zsmalloc chose for the class of
+ * @size, the pages a zspage has and the objects it holds.
+ */
+void zs_test_zspage_layout(struct zs_pool *pool, size_t size,
+			   unsigned int *pages, unsigned int *objs)
+{
+	struct size_class *class = lookup_size_class(pool, size);
+
+	*pages = class->pages_per_zspage;
+	*objs = class->objs_per_zspage;
+}
+EXPORT_SYMBOL_IF_KUNIT(zs_test_zspage_layout);
+
+/*
  * For the KUnit suite: store in @pages, up to @max of them, the pages the
  * object of @handle occupies, in order; returns how many it occupies.
  */

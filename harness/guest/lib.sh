@@ -183,11 +183,21 @@ mp_stat()
 
 # Counters of multi_pages_stat, by position
 MP_STORED=1 MP_WRITTEN=2 MP_READS=3 MP_PARTIAL_READS=4 MP_PARTIAL_WRITES=5
-MP_BUFFERED_READS=9 MP_IN_PLACE_READS=10 MP_COPIED_READS=11 MP_DEFERRED_FREES=12 MP_RECOMPRESSED=13
-MP_WRITTEN_BACK=14
+MP_RECOMPRESSED=9 MP_WRITTEN_BACK=10
 
-# counts_in_place: whether multi_pages_stat counts in_place_reads and
-# copied_reads (the 6.12 backport's reads 0 there: its zsmalloc map does
+# block_debug DEV N: the Nth counter of debug_stat's block line, the third
+# (empty without it): how block reads were served, for developers, not an
+# ABI
+block_debug()
+{
+	[ -r /sys/block/$1/debug_stat ] &&
+		awk -v n="$2" 'NR == 3 { print $n }' /sys/block/$1/debug_stat
+}
+
+BD_BUFFERED_READS=1 BD_IN_PLACE_READS=2 BD_COPIED_READS=3 BD_DEFERRED_FREES=4
+
+# counts_in_place: whether debug_stat counts in-place and copied block
+# reads (the 6.12 backport's block line has neither: its zsmalloc map does
 # not tell zram)
 counts_in_place()
 {
@@ -209,4 +219,38 @@ expect_reports()
 expect_reports_end()
 {
 	echo "<2>ZMP_EXPECT_END" > /dev/kmsg
+}
+
+# mthp_stat KB NAME: the counter NAME of the KB mTHP size (its stats/NAME)
+mthp_stat()
+{
+	cat $THP/hugepages-${1}kB/stats/$2
+}
+
+# mthp_lost KB: the KB large folios that could not be had or kept, so far:
+# anonymous faults that fell back to small folios (no memory, or no memcg
+# charge) and large folios split to be swapped out. A test that expects
+# all of its memory in KB folios reads it before and after: each one
+# counted in between cost at most one of its folios (or none: another
+# task's), so it bounds how many blocks the test may be short of.
+mthp_lost()
+{
+	local f=$(mthp_stat $1 anon_fault_fallback)
+	local c=$(mthp_stat $1 anon_fault_fallback_charge)
+	echo $((f + c + $(mthp_stat $1 swpout_fallback)))
+}
+
+# blocks_given DEV: the blocks zram was given whole so far, each from one
+# large folio: every one counts in exactly one of blocks_written (stored as
+# one object), nomem_blocks, same_blocks and huge_blocks (stored page by
+# page), the 2nd and the 6th to 8th counters of multi_pages_stat
+blocks_given()
+{
+	awk '{ print $2 + $6 + $7 + $8 }' /sys/block/$1/multi_pages_stat
+}
+
+# in_range N LO HI: LO <= N <= HI
+in_range()
+{
+	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
 }

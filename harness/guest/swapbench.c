@@ -67,6 +67,7 @@ struct snapshot {
 	unsigned long long swap_ra;	/* vmstat swap_ra: pages read ahead */
 	unsigned long long partial_reads;	/* zram multi_pages_stat */
 	unsigned long long buffered_reads;	/* of those, no decompression */
+	/* debug_stat's block line holds buffered_reads and these two */
 	unsigned long long in_place_reads;	/* blocks decompressed in place */
 	unsigned long long copied_reads;	/* ... copied out first */
 	unsigned long long swpout[MAX_SIZES], fallback[MAX_SIZES];
@@ -152,16 +153,25 @@ static void snap(struct snapshot *s)
 	}
 	snprintf(path, sizeof(path), "/sys/block/%s/multi_pages_stat", zram);
 	f = fopen(path, "r");
+	s->partial_reads = 0;
 	if (f) {
-		n = fscanf(f, "%*u %*u %*u %llu %*u %*u %*u %*u %llu %llu %llu",
-			   &s->partial_reads, &s->buffered_reads,
-			   &s->in_place_reads, &s->copied_reads);
-		if (n < 1)
+		if (fscanf(f, "%*u %*u %*u %llu", &s->partial_reads) != 1)
 			s->partial_reads = 0;
-		if (n < 2)
-			s->buffered_reads = 0;
-		if (n < 4)
-			s->in_place_reads = s->copied_reads = 0;
+		fclose(f);
+	}
+	/* its third line, where the kernel has one */
+	snprintf(path, sizeof(path), "/sys/block/%s/debug_stat", zram);
+	f = fopen(path, "r");
+	s->buffered_reads = s->in_place_reads = s->copied_reads = 0;
+	if (f) {
+		n = 0;
+		if (fgets(line, sizeof(line), f) && fgets(line, sizeof(line), f) &&
+		    fgets(line, sizeof(line), f))
+			n = sscanf(line, "%llu %llu %llu", &s->buffered_reads,
+				   &s->in_place_reads, &s->copied_reads);
+		if (n < 3)
+			s->buffered_reads = s->in_place_reads =
+				s->copied_reads = 0;
 		fclose(f);
 	}
 	for (i = 0; i < nr_sizes; i++) {

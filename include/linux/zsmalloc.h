@@ -60,6 +60,8 @@ extern const struct movable_operations zsmalloc_mops;
 #if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
 struct page;
 /* for mm/tests/zsmalloc_kunit.c only */
+void zs_test_zspage_layout(struct zs_pool *pool, size_t size,
+			   unsigned int *pages, unsigned int *objs);
 int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
 			 struct page **pages, int max);
 int zs_test_migrate_page(struct page *page, struct page *newpage);

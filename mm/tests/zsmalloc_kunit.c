@@ -2,13 +2,15 @@
 /*
  * KUnit tests for the zsmalloc allocator.
  *
- * The exported zsmalloc API is used, and two helpers zsmalloc exports for
- * this suite only: zs_test_object_pages(), the pages an object occupies, and
+ * The exported zsmalloc API is used, and helpers zsmalloc exports for this
+ * suite only: zs_test_zspage_layout(), the pages and objects of a class's
+ * zspage, zs_test_object_pages(), the pages an object occupies, and
  * zs_test_migrate_page(), which moves one page of a zspage the way the
  * migration core does. The size class layout is discovered through
- * zs_lookup_class_index() and zs_huge_class_size(); the only zsmalloc
- * internals mirrored here are the inline handle size and the zspage chain
- * size computation, both needed to predict the page usage.
+ * zs_lookup_class_index() and zs_huge_class_size(), and each class's
+ * zspage is checked against zsmalloc's rule for its length; the only
+ * zsmalloc internal mirrored here is the inline handle size, needed to
+ * predict the page usage.
  *
  * The largest supported object size is only ever obtained from
  * zs_test_max_size(), so that objects larger than a page (multi-page
@@ -126,32 +128,6 @@ static unsigned int zs_test_max_chain(size_t class_size)
 		return min((CONFIG_ZSMALLOC_CHAIN_SIZE << ZS_TEST_MULTI_ORDER) / 2,
 			   ZS_TEST_MULTI_CHAIN_LIMIT);
 	return CONFIG_ZSMALLOC_CHAIN_SIZE;
-}
-
-/*
- * Mirror of calculate_zspage_chain_size() in mm/zsmalloc.c: a zspage is made
- * of the number of pages, at most zs_test_max_chain(), that leaves the
- * smallest unused tail for @class_size; power of two sizes up to a page use
- * one page.
- */
-static unsigned int zs_test_pages_per_zspage(size_t class_size)
-{
-	unsigned int i, best = 1;
-	size_t waste, min_waste = SIZE_MAX;
-
-	if (is_power_of_2(class_size) && class_size <= PAGE_SIZE)
-		return 1;
-
-	for (i = DIV_ROUND_UP(class_size, PAGE_SIZE);
-	     i <= zs_test_max_chain(class_size); i++) {
-		waste = (i * PAGE_SIZE) % class_size;
-		if (waste < min_waste) {
-			min_waste = waste;
-			best = i;
-		}
-	}
-
-	return best;
 }
 
 static bool zs_test_handle_ok(unsigned long handle)
@@ -431,8 +407,8 @@ static int zs_test_init_classes(struct kunit *test, struct zs_test_ctx *ctx)
 		/* base huge classes: one page, no inline handle */
 		c->huge = c->first >= ctx->huge && c->last <= PAGE_SIZE;
 		c->size = c->huge ? c->last : c->last + ZS_TEST_HANDLE_SIZE;
-		c->pages_per_zspage = zs_test_pages_per_zspage(c->size);
-		c->objs_per_zspage = c->pages_per_zspage * PAGE_SIZE / c->size;
+		zs_test_zspage_layout(ctx->pool, c->last, &c->pages_per_zspage,
+				      &c->objs_per_zspage);
 	}
 
 	return 0;
@@ -535,9 +511,35 @@ static void zs_test_multi_layout(struct kunit *test, struct zs_test_ctx *ctx)
 }
 
 /*
+ * zsmalloc's rule for the zspage of a class: of the chains of at most
+ * zs_test_max_chain() pages that hold an object, the shortest of those
+ * that leave the smallest unused tail, filled with as many objects as fit.
+ * The pool's own layout is checked against the rule; the rule does not
+ * stand in for it anywhere in this suite.
+ */
+static void zs_test_check_chain(struct kunit *test,
+				const struct zs_test_class *c)
+{
+	unsigned int ppz = c->pages_per_zspage, i;
+	size_t tail = ppz * PAGE_SIZE % c->size;
+
+	KUNIT_EXPECT_GE(test, ppz * PAGE_SIZE, c->size);
+	KUNIT_EXPECT_LE(test, ppz, zs_test_max_chain(c->size));
+	KUNIT_EXPECT_EQ(test, c->objs_per_zspage, ppz * PAGE_SIZE / c->size);
+	for (i = DIV_ROUND_UP(c->size, PAGE_SIZE);
+	     i <= zs_test_max_chain(c->size); i++) {
+		size_t t = i * PAGE_SIZE % c->size;
+
+		KUNIT_EXPECT_TRUE_MSG(test, t > tail || (t == tail && i >= ppz),
+				      "class %zu: %u pages leave %zu bytes, its %u pages %zu",
+				      c->size, i, t, ppz, tail);
+	}
+}
+
+/*
  * The class table discovered through the API must be contiguous, end with
- * the huge class at zs_huge_class_size() and agree with the chain size
- * model: adjacent classes differ in their zspage layout, as zsmalloc merges
+ * the huge class at zs_huge_class_size() and follow the chain size rule:
+ * adjacent classes differ in their zspage layout, as zsmalloc merges
  * classes with the same pages_per_zspage and objs_per_zspage.
  */
 static void zs_test_class_layout(struct kunit *test)
@@ -564,8 +566,7 @@ static void zs_test_class_layout(struct kunit *test)
 
 	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++) {
 		KUNIT_EXPECT_LE(test, c->first, c->last);
-		KUNIT_EXPECT_LE(test, c->pages_per_zspage,
-				zs_test_max_chain(c->size));
+		zs_test_check_chain(test, c);
 		if (!c->huge)
 			KUNIT_EXPECT_EQ(test, c->size % ZS_TEST_ALIGN, 0);
 		/* multi-page classes may hold one object, as 8 KiB does */

@@ -65,6 +65,8 @@ void zs_pool_stats(struct zs_pool *pool, struct zs_pool_stats *stats);
 #if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
 struct page;
 /* for mm/zsmalloc_kunit.c only */
+void zs_test_zspage_layout(struct zs_pool *pool, size_t size,
+			   unsigned int *pages, unsigned int *objs);
 int zs_test_object_pages(struct zs_pool *pool, unsigned long handle,
 			 struct page **pages, int max);
 long zs_test_objs_moved(struct zs_pool *pool);

@@ -373,7 +373,7 @@ static void mark_slot_accessed(struct zram *zram, u32 index)
  */
 static bool bio_is_nowait(struct bio *bio)
 {
-	return bio && (bio->bi_opf & REQ_NOWAIT);
+	return bio->bi_opf & REQ_NOWAIT;
 }
 
 /* Lock slot @index for a read; a REQ_NOWAIT one (@nowait) only tries */
@@ -2684,6 +2684,14 @@ static ssize_t debug_stat_show(struct device *dev,
 			"version: %d\n0 %8llu\n",
 			version,
 			(u64)atomic64_read(&zram->stats.miss_free));
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/* How blocks are read: for developers, not an ABI (zram.rst) */
+	ret += sysfs_emit_at(buf, ret, "%8llu %8llu %8llu %8llu\n",
+			     (u64)atomic64_read(&zram->block_stats.buffered_reads),
+			     (u64)atomic64_read(&zram->block_stats.in_place_reads),
+			     (u64)atomic64_read(&zram->block_stats.copied_reads),
+			     (u64)atomic64_read(&zram->block_stats.deferred_frees));
+#endif
 
 	return ret;
 }
@@ -2778,7 +2786,7 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 
 	guard(rwsem_read)(&zram->dev_lock);
 	return sysfs_emit(buf,
-			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			  "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			  (u64)atomic64_read(&bs->blocks_stored),
 			  (u64)atomic64_read(&bs->blocks_written),
 			  (u64)atomic64_read(&bs->block_reads),
@@ -2787,10 +2795,6 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			  (u64)atomic64_read(&bs->nomem_blocks),
 			  (u64)atomic64_read(&bs->same_blocks),
 			  (u64)atomic64_read(&bs->huge_blocks),
-			  (u64)atomic64_read(&bs->buffered_reads),
-			  (u64)atomic64_read(&bs->in_place_reads),
-			  (u64)atomic64_read(&bs->copied_reads),
-			  (u64)atomic64_read(&bs->deferred_frees),
 			  (u64)atomic64_read(&bs->recompressed_blocks),
 			  (u64)atomic64_read(&bs->written_back_blocks));
 }
@@ -3186,17 +3190,19 @@ static int read_block_page(struct zram *zram, struct page *page, u32 index,
 	struct zcomp_strm *zstrm;
 	int ret;
 
-	atomic64_inc(&zram->block_stats.partial_reads);
 	zstrm = zcomp_stream_get(comp);
 	ret = zram_block_to_buffer(zram, index, comp, &zstrm, nowait);
 	if (ret > 0) {
 		atomic64_inc(&zram->block_stats.buffered_reads);
 		ret = 0;
 	}
-	if (!ret)
+	/* a declined or failed read is no page read out of the block */
+	if (!ret) {
+		atomic64_inc(&zram->block_stats.partial_reads);
 		memcpy_to_page(page, 0, zstrm->buffer +
 			       (index & (zram_block_pages(zram) - 1)) * PAGE_SIZE,
 			       PAGE_SIZE);
+	}
 	zcomp_stream_put(zstrm);
 	return ret;
 }

@@ -1489,6 +1489,11 @@ static ssize_t debug_stat_show(struct device *dev,
 			version,
 			(u64)atomic64_read(&zram->stats.writestall),
 			(u64)atomic64_read(&zram->stats.miss_free));
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/* How blocks are read: for developers, not an ABI (zram.rst) */
+	ret += sysfs_emit_at(buf, ret, "%8llu\n",
+			     (u64)atomic64_read(&zram->block_stats.buffered_reads));
+#endif
 	up_read(&zram->init_lock);
 
 	return ret;
@@ -1593,16 +1598,12 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 	ssize_t ret;
 
 	/*
-	 * Mainline's columns, in its order. Those this kernel cannot count
-	 * read 0: 6.12's zs_map_object() does not tell whether it mapped a
-	 * block object in place or copied it (in_place_reads, copied_reads),
-	 * a swap slot free waits for the block's spinlock rather than being
-	 * deferred (deferred_frees), and there is no compressed_writeback
-	 * (written_back_blocks).
+	 * Mainline's columns, in its order, but its last: there is no
+	 * compressed_writeback here to count in written_back_blocks.
 	 */
 	down_read(&zram->init_lock);
 	ret = sysfs_emit(buf,
-			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
+			 "%8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu\n",
 			 (u64)atomic64_read(&bs->blocks_stored),
 			 (u64)atomic64_read(&bs->blocks_written),
 			 (u64)atomic64_read(&bs->block_reads),
@@ -1611,10 +1612,7 @@ static ssize_t multi_pages_stat_show(struct device *dev,
 			 (u64)atomic64_read(&bs->nomem_blocks),
 			 (u64)atomic64_read(&bs->same_blocks),
 			 (u64)atomic64_read(&bs->huge_blocks),
-			 (u64)atomic64_read(&bs->buffered_reads),
-			 0ULL, 0ULL, 0ULL,
-			 (u64)atomic64_read(&bs->recompressed_blocks),
-			 0ULL);
+			 (u64)atomic64_read(&bs->recompressed_blocks));
 	up_read(&zram->init_lock);
 
 	return ret;
