@@ -169,9 +169,11 @@ static void snap(struct snapshot *s)
 		    fgets(line, sizeof(line), f))
 			n = sscanf(line, "%llu %llu %llu", &s->buffered_reads,
 				   &s->in_place_reads, &s->copied_reads);
+		/* the 6.12 backport's line has buffered_reads alone */
+		if (n < 1)
+			s->buffered_reads = 0;
 		if (n < 3)
-			s->buffered_reads = s->in_place_reads =
-				s->copied_reads = 0;
+			s->in_place_reads = s->copied_reads = 0;
 		fclose(f);
 	}
 	for (i = 0; i < nr_sizes; i++) {

@@ -211,7 +211,7 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	struct file *bdev_file;
 	struct block_device *bdev;
 	u64 t_write, t_read, t_pages = 0, t_strided = 0;
-	char mm_stat[256] = "", mp_stat[256] = "";
+	char mm_stat[256] = "", mp_stat[256] = "", dbg_stat[256] = "";
 	int ret, block_kb;
 
 	block_kb = zram_setup(algo, unit_kb, size);
@@ -270,12 +270,15 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	read_file("/sys/block/zram0/multi_pages_stat", mp_stat,
 		  sizeof(mp_stat) - 1);
 	strreplace(mp_stat, '\n', ' ');
-	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"unit_kb\": %u, \"block_kb\": %d, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"write_p50_ns\": %llu, \"write_p99_ns\": %llu, \"read_p50_ns\": %llu, \"read_p99_ns\": %llu, \"page_p50_ns\": %llu, \"page_p99_ns\": %llu, \"strided_p50_ns\": %llu, \"strided_p99_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\"}\n",
+	/* its third line: how block reads were served */
+	read_file("/sys/block/zram0/debug_stat", dbg_stat, sizeof(dbg_stat) - 1);
+	strreplace(dbg_stat, '\n', ' ');
+	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"unit_kb\": %u, \"block_kb\": %d, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"write_p50_ns\": %llu, \"write_p99_ns\": %llu, \"read_p50_ns\": %llu, \"read_p99_ns\": %llu, \"page_p50_ns\": %llu, \"page_p99_ns\": %llu, \"strided_p50_ns\": %llu, \"strided_p99_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\", \"debug_stat\": \"%s\"}\n",
 		round, algo, get_order(fsize), unit_kb, block_kb, nr * fsize,
 		t_write, t_read, t_pages, t_strided,
 		op_pct(&w, 50), op_pct(&w, 99), op_pct(&r, 50), op_pct(&r, 99),
 		op_pct(&pg, 50), op_pct(&pg, 99), op_pct(&st, 50),
-		op_pct(&st, 99), bad, ret, mm_stat, mp_stat);
+		op_pct(&st, 99), bad, ret, mm_stat, mp_stat, dbg_stat);
 out:
 	for (i = 0; folios && i < nr && folios[i]; i++)
 		folio_put(folios[i]);

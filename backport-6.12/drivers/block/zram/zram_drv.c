@@ -1871,8 +1871,12 @@ static int zram_read_from_zspool(struct zram *zram, struct page *page,
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	if (zram_in_block(zram, index)) {
-		atomic64_inc(&zram->block_stats.partial_reads);
-		return zram_read_block_page(zram, index, page);
+		int ret = zram_read_block_page(zram, index, page);
+
+		/* a failed read is no page read out of the block */
+		if (!ret)
+			atomic64_inc(&zram->block_stats.partial_reads);
+		return ret;
 	}
 #endif
 
