@@ -44,8 +44,11 @@
  *	waits for its caller after the page-out (and $SWAPTEST_OUT_CMD), the
  *	block heads (sparse) and the end: it creates PATH.STAGE.ready and
  *	waits for PATH.STAGE.go (STAGE out, heads, end). With SWAPTEST_ZERO_EVERY=N, every
- *	Nth page is zero, and $SWAPTEST_OUT_CMD runs after the page-out in
- *	every mode. race: run $SWAPTEST_OUT_CMD, then $SWAPTEST_RACE_CMD
+ *	Nth page is zero, $SWAPTEST_OUT_CMD runs after the page-out in
+ *	every mode, and a line "paged out: N of M pages, Z of its ZM zero
+ *	pages" says how many pages the page-out took (mincore), and how
+ *	many of those are zero, of the zero pages there are. race: run
+ *	$SWAPTEST_OUT_CMD, then $SWAPTEST_RACE_CMD
  *	(e.g. swapoff) in a child while a second child (failing as well)
  *	read-faults its copy of every page from the last to the first and
  *	this task touches the first page of every block, then every page in
@@ -276,6 +279,42 @@ static void zero_every_nth_page(unsigned char *ref, size_t size)
 		memset(ref + off, 0, PG);
 }
 
+static int page_is_zero(const unsigned char *p)
+{
+	size_t i;
+
+	for (i = 0; i < PG && !p[i]; i++)
+		;
+	return i == PG;
+}
+
+/*
+ * Print how many pages of [mem, mem + size) the page-out took (mincore: no
+ * longer resident) and how many of those are zero in @ref (swap keeps them
+ * in its zero map), out of how many zero pages @ref has.
+ */
+static void report_paged_out(unsigned char *mem, const unsigned char *ref,
+			     size_t size)
+{
+	size_t n = size / PG, i, out = 0, zero = 0, zeros = 0;
+	unsigned char *vec = malloc(n);
+
+	if (!vec || mincore(mem, size, vec))
+		die("mincore");
+	for (i = 0; i < n; i++) {
+		int z = page_is_zero(ref + i * PG);
+
+		zeros += z;
+		if (!(vec[i] & 1)) {
+			out++;
+			zero += z;
+		}
+	}
+	free(vec);
+	printf("paged out: %zu of %zu pages, %zu of its %zu zero pages\n",
+	       out, n, zero, zeros);
+}
+
 /* Read-fault every page of [mem, mem + size), from the last to the first */
 static void touch_backwards(unsigned char *mem, size_t size)
 {
@@ -394,6 +433,8 @@ static int fallback(const char *corpus, size_t size, const char *how)
 
 	zero_every_nth_page(ref, size);
 	fill_and_page_out(mem, ref, size);
+	if (getenv("SWAPTEST_ZERO_EVERY"))
+		report_paged_out(mem, ref, size);
 	if (!strcmp(how, "race"))
 		shm = shmem_copy(ref, size);
 	if (!strcmp(how, "sparse") || !strcmp(how, "race") ||
