@@ -254,3 +254,40 @@ in_range()
 {
 	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
 }
+
+# run_program NAME COMMAND...: for the outside suites (harness/guest/ext),
+# run a program that prints its own TAP, under a "# running NAME" title
+# with its output behind "# " (as run_vmtests.sh prints its programs), a
+# result line repeated by a forked child's stdio buffer kept once; its
+# status is the program's.
+run_program()
+{
+	local name=$1 rc
+	shift
+	echo "# running $name"
+	"$@" > /tmp/.program.out 2>&1
+	rc=$?
+	awk '/^(not )?ok [0-9]+ / { n = $0; sub(/^not /, "", n); split(n, f, " ")
+		if (seen[f[2]]++) next } { print "# " $0 }' /tmp/.program.out
+	echo "# $name: exit status $rc"
+	return $rc
+}
+
+# the console lines of an OOM kill in a memory cgroup, which the outside
+# suites that test memcg limits expect (expect_reports): a kill's stack
+# dump and its oom-kill line, not a global OOM ("Out of memory") nor a
+# report of another kind
+MEMCG_OOM_RE='Call Trace:|oom-kill:constraint=CONSTRAINT_MEMCG'
+
+# suite_swap_on ALGO DISKSIZE: zram0 as swap for the outside suites: 16 KiB
+# blocks where the kernel has block_size, the 16 KiB and 64 KiB anonymous
+# mTHP sizes enabled beside the PMD size's own setting.
+suite_swap_on()
+{
+	local s
+	zram_swap_on zram0 "$1" "$2" 16384 || return 1
+	for s in 16 64; do
+		echo always > "$THP/hugepages-${s}kB/enabled" || return 1
+	done
+	echo "# swap: zram0 $1 $2, block_size $(cat /sys/block/zram0/block_size 2>/dev/null || echo none)"
+}

@@ -372,16 +372,19 @@ lock_series_repo() {
 }
 
 # build_guest baseline|patched [guest|guest-order4|debug|arm64|arm64-16k|
-# arm64-swtags|arm64-mte]: builds the kernel image, prints its path.
+# arm64-swtags|arm64-mte|ext|debug-ext]: builds the kernel image, prints
+# its path.
 # guest-order4: the guest kernel with the largest multi-page order (64 KiB
 # blocks; the patched tree only). arm64-swtags and arm64-mte: tag-based
 # KASAN, software or on MTE, with the zsmalloc KUnit suite when patched.
+# ext and debug-ext: the guest and debug kernels that boot the host's
+# Debian root over 9p (ext.config), for the outside suites.
 build_guest() {
 	local kind=$1 variant=${2:-guest} src out frags args
 	src=$(prepare_tree "$kind")
 	out=$(tree_dir "$kind")/$variant
 	case $variant in
-	guest|guest-order4|debug|arm64|arm64-16k|arm64-swtags|arm64-mte) ;;
+	guest|guest-order4|debug|ext|debug-ext|arm64|arm64-16k|arm64-swtags|arm64-mte) ;;
 	*) die "unknown variant $variant" ;;
 	esac
 	[ "$kind-$variant" = baseline-guest-order4 ] && die "guest-order4: a patched kernel only"
@@ -401,10 +404,16 @@ build_guest() {
 		esac
 		arm64_busybox >/dev/null ;;
 	esac
-	[ "$variant" = debug ] && frags="$frags $ZMP_HARNESS/configs/debug.config"
+	case $variant in
+	debug|debug-ext) frags="$frags $ZMP_HARNESS/configs/debug.config" ;;
+	esac
+	case $variant in
+	ext|debug-ext) frags="$frags $ZMP_HARNESS/configs/ext.config" ;;
+	esac
 	[ "$kind" = baseline ] || frags="$frags $ZMP_HARNESS/configs/patched.config"
-	[ "$kind-$variant" = patched-debug ] &&
-		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
+	case $kind-$variant in patched-debug|patched-debug-ext)
+		frags="$frags $ZMP_HARNESS/configs/patched-debug.config" ;;
+	esac
 	[ "$variant" = guest-order4 ] &&
 		frags="$frags $ZMP_HARNESS/configs/order4.config"
 	args=$(arch_args "$variant")

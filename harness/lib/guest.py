@@ -187,11 +187,13 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
         g = os.path.join(HARNESS, "guest")
         shutil.copy(os.path.join(g, "init"), os.path.join(root, "init"))
         shutil.copy(os.path.join(g, "lib.sh"), os.path.join(root, "zmp/lib.sh"))
-        for sh in ("bench.sh", "frag.sh"):
+        for sh in ("bench.sh", "frag.sh", "hostroot.sh"):
             shutil.copy(os.path.join(g, sh), os.path.join(root, "zmp", sh))
-        for t in os.listdir(os.path.join(g, "tests")):
-            shutil.copy(os.path.join(g, "tests", t),
-                        os.path.join(root, "zmp/tests", t))
+        for sub in ("tests", "ext"):
+            os.makedirs(os.path.join(root, "zmp", sub), exist_ok=True)
+            for t in os.listdir(os.path.join(g, sub)):
+                shutil.copy(os.path.join(g, sub, t),
+                            os.path.join(root, "zmp", sub, t))
         for exe in compile_guest_programs(
                 os.path.join(WORK, "guest-bin" + ("" if arch == "x86_64" else "-" + arch)),
                 arch):
@@ -206,6 +208,12 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
                        shell=True, cwd=root, check=True)
     finally:
         shutil.rmtree(root)
+
+
+# qemu's arguments that export the host's root, read-only, to a guest
+# that mounts it as its root (harness/guest/hostroot.sh, ROOTFS=host)
+HOSTROOT_QEMU = ["-virtfs", "local,path=/,mount_tag=hostroot,"
+                 "security_model=none,readonly=on,multidevs=remap"]
 
 
 def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,

@@ -40,6 +40,10 @@ def main():
     ap.add_argument("--machine", help="qemu -machine (virt,mte=on for MTE)")
     ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                     help="a variable for the guest tests (run.conf)")
+    ap.add_argument("--hostroot", action="store_true",
+                    help="the tests of harness/guest/ext, in the host's root "
+                    "over 9p (a kernel of the ext variants), with two fake "
+                    "NUMA nodes")
     ap.add_argument("tests", nargs="+")
     a = ap.parse_args()
 
@@ -56,6 +60,11 @@ def main():
         if not sep or not k.isidentifier():
             ap.error("--conf %s: not KEY=VALUE" % kv)
         conf[k] = v
+    extra = []
+    if a.hostroot:
+        conf["ROOTFS"] = "host"
+        extra = guest.HOSTROOT_QEMU
+        a.append.append("numa=fake=2")
     guest.make_initramfs(initrd, conf, a.src, a.arch)
     guest.log("booting %s: %s (console: %s)" % (a.label, " ".join(a.tests), logfile))
     drives = [a.corpus]
@@ -70,7 +79,7 @@ def main():
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
                                      drives=drives, mem=a.mem,
                                      append=" ".join(a.append), arch=a.arch,
-                                     machine=a.machine)
+                                     machine=a.machine, extra=extra)
     results = guest.kunit_results(text)
     seen = {r[0] for r in results}
     results += [("kunit:" + k, False, "no result") for k in a.kunit

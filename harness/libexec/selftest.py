@@ -150,6 +150,45 @@ def skip_cases():
     return out
 
 
+def suite_cases():
+    """harness/libexec/suites.py: reading nested cases, and the verdicts of
+    its unpatched-against-patched comparison."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import re
+    import suites  # noqa: E402
+    out = []
+    log = ("TAP version 13\n1..1\n    # running ./cow\n    # ok 1 a\n"
+           "    # not ok 2 b\n    # ok 3 c # SKIP no THP\n    not ok 1 cow # exit=1\n"
+           "    ok 2 rmap\n    ok 3 rmap\nnot ok 1 mm-selftests\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+        f.write(log)
+        f.flush()
+        got, top = suites.cases(f.name, ["mm-selftests"])
+    want = {"./cow: a": "pass", "./cow: b": "fail", "./cow: c": "skip",
+            "cow": "fail", "rmap": "pass", "rmap#2": "pass"}
+    out.append(("suites.py reads a program's cases under run_vmtests.sh",
+                got["mm-selftests"] == want and top == {"mm-selftests": "fail"},
+                repr(got)))
+    known = [(re.compile("^s: known"), "the base's own")]
+    for what, base, new, want in (
+            ("the same on both", {"a": "pass", "b": "skip"},
+             {"a": "pass", "b": "skip"}, True),
+            ("fails on patched only", {"a": "pass"}, {"a": "fail"}, False),
+            ("fails on both, no reason", {"a": "fail"}, {"a": "fail"}, False),
+            ("fails on both, reason given", {"known": "fail"},
+             {"known": "fail"}, True),
+            ("skips on patched, runs on baseline", {"a": "pass"},
+             {"a": "skip"}, False),
+            ("missing on patched", {"a": "pass", "b": "pass"}, {"a": "pass"},
+             False),
+            ("fails on baseline only", {"a": "fail"}, {"a": "pass"}, True),
+            ("new case on patched", {}, {"a": "pass"}, True)):
+        bad, _ = suites.judge("s", base, new, known)
+        out.append(("suites.py: %s is %s" % (what, "ok" if want else "a failure"),
+                    (not bad) == want, repr(bad)))
+    return out
+
+
 def main():
     results = []
     for name, text, want in cases():
@@ -178,6 +217,7 @@ def main():
     ok = [(n, o) for n, o, _ in parsed] == [("zram-blocks-swap", True)]
     results.append(("a nested skip does not fail its test", ok, repr(parsed)))
     results += skip_cases()
+    results += suite_cases()
     print("TAP version 13")
     print("1..%d" % len(results))
     for i, (name, ok, why) in enumerate(results, 1):

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Compare the outside suites' cases on the unpatched and patched kernel.
+
+usage: suites.py --base NAME --known FILE BASELINE_LOG PATCHED_LOG TEST...
+
+Each log is a guest console (harness/libexec/guest_tests.py --hostroot)
+whose tests (harness/guest/ext) print nested results: KTAP lines of their
+own ("ok 3 desc", four spaces in), and, for run_vmtests.sh and other
+kselftest runners, a program's own TAP under "# " after its "# running
+PROGRAM" title. Every case is keyed by test, program and description
+(numbers dropped; a repeated key gets "#2", "#3"). For each test prints
+one KTAP result: it fails when a case fails on the patched kernel but not
+on the unpatched one, runs on the unpatched kernel but not on the patched
+one (missing or skipped), or fails on both without a line for it in
+FILE ("BASE REGEX -- reason", REGEX matched against "TEST: CASE"). Ends
+with "N passed, N failed"; exits non-zero on any failure.
+"""
+
+import argparse
+import re
+import sys
+
+TOP_RE = re.compile(r"^(not ok|ok) \d+ (\S+)")
+CASE_RE = re.compile(r"^    (not ok|ok) \d+ (.*?)\s*$")
+INNER_RE = re.compile(r"^    # (not ok|ok) \d+ (.*?)\s*$")
+RUNNING_RE = re.compile(r"^    # running (.*?)\s*$")
+DIRECTIVE_RE = re.compile(r"\s+#\s*(SKIP|XFAIL|exit=\S+|TODO)\b.*$", re.I)
+
+
+def status(word, desc):
+    m = DIRECTIVE_RE.search(desc)
+    name = desc[:m.start()] if m else desc
+    if m and m.group(1).upper() in ("SKIP", "XFAIL"):
+        return name, "skip"
+    return name, "pass" if word == "ok" else "fail"
+
+
+def cases(logfile, tests):
+    """{test: {case: status}} and {test: top-level status} of a console."""
+    with open(logfile, errors="replace") as f:
+        lines = f.read().replace("\r", "").splitlines()
+    out, top = {t: {} for t in tests}, {}
+    block, program = [], None
+    for line in lines:
+        m = TOP_RE.match(line)
+        if m and m.group(2) in out:
+            t = m.group(2)
+            top[t] = "pass" if m.group(1) == "ok" else "fail"
+            seen = {}
+            for key, st in block:
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] > 1:
+                    key = "%s#%d" % (key, seen[key])
+                out[t][key] = st
+            block, program = [], None
+            continue
+        m = RUNNING_RE.match(line)
+        if m:
+            program = m.group(1)
+            continue
+        m = INNER_RE.match(line)
+        if m and program:
+            name, st = status(m.group(1), m.group(2))
+            block.append(("%s: %s" % (program, name), st))
+            continue
+        m = CASE_RE.match(line)
+        if m:
+            name, st = status(m.group(1), m.group(2))
+            block.append((name, st))
+            program = None
+    return out, top
+
+
+def known_failures(path, base):
+    known = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            b, rest = line.split(None, 1)
+            regex, _, reason = rest.partition(" -- ")
+            if b in (base, "*"):
+                known.append((re.compile(regex.strip()), reason.strip()))
+    return known
+
+
+def judge(test, base, new, known):
+    """Compare one suite's cases, {case: status} on the unpatched (@base)
+    and patched (@new) kernel: returns (failures, notes)."""
+    bad, notes = [], []
+    for key in list(base) + [k for k in new if k not in base]:
+        bs, ps = base.get(key, "none"), new.get(key, "none")
+        what = "%s: %s" % (test, key)
+        if ps == "fail" and bs == "fail":
+            why = [r for rx, r in known if rx.search(what)]
+            if why:
+                notes.append("fails on both: %s (%s)" % (key, why[0]))
+            else:
+                bad.append("fails on both, no reason recorded: %s" % key)
+        elif ps == "fail":
+            bad.append("fails on patched, %s on baseline: %s" % (bs, key))
+        elif bs in ("pass", "fail") and ps in ("skip", "none"):
+            bad.append("%s on baseline, %s on patched: %s" % (bs, ps, key))
+        elif bs == "fail":
+            notes.append("fails on baseline only: %s" % key)
+    return bad, notes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--known", required=True)
+    ap.add_argument("baseline")
+    ap.add_argument("patched")
+    ap.add_argument("tests", nargs="+")
+    a = ap.parse_args()
+    known = known_failures(a.known, a.base)
+    base, base_top = cases(a.baseline, a.tests)
+    new, new_top = cases(a.patched, a.tests)
+    print("TAP version 13")
+    n = failed = 0
+    for t in a.tests:
+        n += 1
+        b, p = base[t], new[t]
+        bad, notes = judge(t, b, p, known)
+        if not p and not b:
+            bad.append("no case reported on either kernel (top level: %s, %s)"
+                       % (base_top.get(t, "none"), new_top.get(t, "none")))
+        counts = {}
+        for st in p.values():
+            counts[st] = counts.get(st, 0) + 1
+        summary = ", ".join("%d %s" % (counts[k], k) for k in sorted(counts))
+        ok = not bad
+        failed += not ok
+        print("%s %d %s: %d cases on patched (%s), %d on baseline%s" % (
+            "ok" if ok else "not ok", n, t, len(p), summary or "none", len(b),
+            "" if ok else "; differs"))
+        for line in bad + notes:
+            print("    # " + line)
+    print("1..%d" % n)
+    print("%d passed, %d failed" % (n - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
