@@ -16,19 +16,19 @@ hostroot_setup()
 	mkdir -p /ovl/upper /ovl/work
 	mount -t overlay overlay \
 		-o lowerdir=/host,upperdir=/ovl/upper,workdir=/ovl/work $r || return 1
-	mount -t proc proc $r/proc
-	mount -t sysfs sysfs $r/sys
-	mount -t devtmpfs devtmpfs $r/dev
-	mkdir -p $r/dev/pts $r/dev/shm
-	mount -t devpts devpts $r/dev/pts
-	mount -t tmpfs tmpfs $r/dev/shm
-	mount -t tmpfs tmpfs $r/tmp
-	mount -t tmpfs tmpfs $r/run
-	mount -t debugfs debugfs $r/sys/kernel/debug
-	mount -t cgroup2 cgroup2 $r/sys/fs/cgroup
-	mkdir -p $r/zmp $r/kselftest
-	mount --bind /zmp $r/zmp
-	mount --bind /kselftest $r/kselftest
+	mount -t proc proc $r/proc &&
+	mount -t sysfs sysfs $r/sys &&
+	mount -t devtmpfs devtmpfs $r/dev &&
+	mkdir -p $r/dev/pts $r/dev/shm &&
+	mount -t devpts devpts $r/dev/pts &&
+	mount -t tmpfs tmpfs $r/dev/shm &&
+	mount -t tmpfs tmpfs $r/tmp &&
+	mount -t tmpfs tmpfs $r/run &&
+	mount -t debugfs debugfs $r/sys/kernel/debug &&
+	mount -t cgroup2 cgroup2 $r/sys/fs/cgroup &&
+	mkdir -p $r/zmp $r/kselftest &&
+	mount --bind /zmp $r/zmp &&
+	mount --bind /kselftest $r/kselftest || return 1
 	# no host swap, mounts or fstab are the guest's
 	: > $r/etc/fstab
 	RUN_IN_ROOT="chroot $r /usr/bin/env HOME=/tmp TERM=dumb LC_ALL=C.UTF-8 \

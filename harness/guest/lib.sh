@@ -258,19 +258,80 @@ in_range()
 # run_program NAME COMMAND...: for the outside suites (harness/guest/ext),
 # run a program that prints its own TAP, under a "# running NAME" title
 # with its output behind "# " (as run_vmtests.sh prints its programs), a
-# result line repeated by a forked child's stdio buffer kept once; its
-# status is the program's.
+# line repeated whole by a forked child's stdio buffer kept once, and a
+# last "# NAME: exit status N" line (harness/libexec/suites.py judges a
+# program killed or timed out by it); its status is the program's.
 run_program()
 {
 	local name=$1 rc
 	shift
 	echo "# running $name"
-	"$@" > /tmp/.program.out 2>&1
+	"$@" > "$SUITE_TMP/program.out" 2>&1
 	rc=$?
-	awk '/^(not )?ok [0-9]+ / { n = $0; sub(/^not /, "", n); split(n, f, " ")
-		if (seen[f[2]]++) next } { print "# " $0 }' /tmp/.program.out
+	awk '/^(not )?ok [0-9]+ / { if (seen[$0]++) next } { print "# " $0 }' \
+		"$SUITE_TMP/program.out"
 	echo "# $name: exit status $rc"
 	return $rc
+}
+
+# suite_start: what every outside suite does first: a directory of its
+# own in /tmp (SUITE_TMP, the working directory), and suite_cleanup at
+# exit, whatever the exit.
+suite_start()
+{
+	SUITE_TMP=$(mktemp -d /tmp/suite.XXXXXX) || exit 1
+	cd "$SUITE_TMP" || exit 1
+	trap suite_cleanup EXIT
+}
+
+# suite_cleanup: leave nothing to the next suite: the cgroups it made, its
+# processes there, mounts under /mnt, swap, loop devices, zram devices
+# reset and those beyond zram0 removed, an open ZMP_EXPECT closed.
+suite_cleanup()
+{
+	local cg m z
+	cd /
+	for cg in /sys/fs/cgroup/suite-*; do
+		[ -d "$cg" ] || continue
+		echo 1 > "$cg/cgroup.kill" 2>/dev/null
+		sleep 1
+		rmdir "$cg" 2>/dev/null
+	done
+	for m in $(awk '$2 ~ "^/mnt/" { print $2 }' /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null || umount -l "$m"
+	done
+	swapoff -a 2>/dev/null
+	for z in /sys/block/zram*; do
+		echo 1 > "$z/reset" 2>/dev/null
+	done
+	losetup -D 2>/dev/null
+	for z in /sys/block/zram*; do
+		z=${z##*/zram}
+		[ "$z" != 0 ] && echo "$z" > /sys/class/zram-control/hot_remove 2>/dev/null
+	done
+	[ -n "${SUITE_TMP:-}" ] && rm -rf "$SUITE_TMP"
+	expect_reports_end
+}
+
+# suite_cgroup NAME: a memory cgroup for a suite's processes
+# (/sys/fs/cgroup/suite-NAME, printed; removed by suite_cleanup).
+suite_cgroup()
+{
+	local cg=/sys/fs/cgroup/suite-$1
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control || return 1
+	mkdir -p "$cg" && echo "$cg"
+}
+
+# hot_add_zram SIZE: a new zram device of that disksize (default
+# algorithm, 16 KiB blocks where the kernel stores them); prints its name.
+hot_add_zram()
+{
+	local d
+	d=zram$(cat /sys/class/zram-control/hot_add) || return 1
+	if [ -e /sys/block/$d/block_size ]; then
+		echo 16384 > /sys/block/$d/block_size || return 1
+	fi
+	echo "$1" > /sys/block/$d/disksize && echo "$d"
 }
 
 # the console lines of an OOM kill in a memory cgroup, which the outside

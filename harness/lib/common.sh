@@ -411,9 +411,9 @@ build_guest() {
 	ext|debug-ext) frags="$frags $ZMP_HARNESS/configs/ext.config" ;;
 	esac
 	[ "$kind" = baseline ] || frags="$frags $ZMP_HARNESS/configs/patched.config"
-	case $kind-$variant in patched-debug|patched-debug-ext)
-		frags="$frags $ZMP_HARNESS/configs/patched-debug.config" ;;
-	esac
+	# (not debug-ext: its baseline and patched kernels differ by the series)
+	[ "$kind-$variant" = patched-debug ] &&
+		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
 	[ "$variant" = guest-order4 ] &&
 		frags="$frags $ZMP_HARNESS/configs/order4.config"
 	args=$(arch_args "$variant")

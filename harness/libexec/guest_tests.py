@@ -43,7 +43,8 @@ def main():
     ap.add_argument("--hostroot", action="store_true",
                     help="the tests of harness/guest/ext, in the host's root "
                     "over 9p (a kernel of the ext variants), with two fake "
-                    "NUMA nodes")
+                    "NUMA nodes and four vCPUs (the mm selftests' page "
+                    "migration needs three)")
     ap.add_argument("tests", nargs="+")
     a = ap.parse_args()
 
@@ -60,8 +61,9 @@ def main():
         if not sep or not k.isidentifier():
             ap.error("--conf %s: not KEY=VALUE" % kv)
         conf[k] = v
-    extra = []
+    extra, smp = [], 2
     if a.hostroot:
+        smp = 4
         conf["ROOTFS"] = "host"
         extra = guest.HOSTROOT_QEMU
         a.append.append("numa=fake=2")
@@ -79,7 +81,8 @@ def main():
     text, timed_out = guest.run_qemu(a.kernel, initrd, logfile, a.timeout,
                                      drives=drives, mem=a.mem,
                                      append=" ".join(a.append), arch=a.arch,
-                                     machine=a.machine, extra=extra)
+                                     machine=a.machine, extra=extra,
+                                     smp=smp)
     results = guest.kunit_results(text)
     seen = {r[0] for r in results}
     results += [("kunit:" + k, False, "no result") for k in a.kunit

@@ -157,19 +157,31 @@ def suite_cases():
     import re
     import suites  # noqa: E402
     out = []
-    log = ("TAP version 13\n1..1\n    # running ./cow\n    # ok 1 a\n"
-           "    # not ok 2 b\n    # ok 3 c # SKIP no THP\n    not ok 1 cow # exit=1\n"
-           "    ok 2 rmap\n    ok 3 rmap\nnot ok 1 mm-selftests\n")
+    log = ("    ok 1 a KUnit case before the guest's init\nZMP_BOOTED 7.2.13\n"
+           "TAP version 13\n1..2\n    # running ./cow\n    # ok 1 a\n"
+           "    # not ok 2 b\n    # ok 3 c # SKIP no THP\n"
+           "    # ok 4 # SKIP d (no hugetlb)\n    not ok 1 cow # exit=1\n"
+           "    ok 2 rmap\n    ok 3 rmap\n    # running test_zswap\n"
+           "    # ok 1 e\n    # test_zswap: exit status 137\n"
+           "not ok 1 mm-selftests\n    ok 1 x\n"
+           "not ok 2 stress-ng # exit status 124\n")
     with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
         f.write(log)
         f.flush()
-        got, top = suites.cases(f.name, ["mm-selftests"])
+        got, top = suites.cases(f.name, ["mm-selftests", "stress-ng"])
     want = {"./cow: a": "pass", "./cow: b": "fail", "./cow: c": "skip",
-            "cow": "fail", "rmap": "pass", "rmap#2": "pass"}
-    out.append(("suites.py reads a program's cases under run_vmtests.sh",
-                got["mm-selftests"] == want and top == {"mm-selftests": "fail"},
-                repr(got)))
-    known = [(re.compile("^s: known"), "the base's own")]
+            "./cow: d (no hugetlb)": "skip", "cow": "fail", "rmap": "pass",
+            "rmap#2": "pass", "test_zswap: e": "pass",
+            "test_zswap: ended": "fail", "ended": "pass"}
+    out.append(("suites.py reads a program's cases under run_vmtests.sh, "
+                "kselftest skips, a killed program",
+                got["mm-selftests"] == want and top["mm-selftests"] == "fail",
+                repr(got["mm-selftests"])))
+    out.append(("suites.py: a test that timed out did not end",
+                got["stress-ng"] == {"x": "pass", "ended": "fail"},
+                repr(got["stress-ng"])))
+    known = [(re.compile("^s: known"), "the base's own"),
+             (re.compile("^s: timing"), "flaky: a timeout under TCG")]
     for what, base, new, want in (
             ("the same on both", {"a": "pass", "b": "skip"},
              {"a": "pass", "b": "skip"}, True),
@@ -182,7 +194,11 @@ def suite_cases():
             ("missing on patched", {"a": "pass", "b": "pass"}, {"a": "pass"},
              False),
             ("fails on baseline only", {"a": "fail"}, {"a": "pass"}, True),
-            ("new case on patched", {}, {"a": "pass"}, True)):
+            ("new case on patched", {}, {"a": "pass"}, True),
+            ("a flaky case failing on patched only", {"timing": "pass"},
+             {"timing": "fail"}, True),
+            ("a known, not flaky, case failing on patched only",
+             {"known": "pass"}, {"known": "fail"}, False)):
         bad, _ = suites.judge("s", base, new, known)
         out.append(("suites.py: %s is %s" % (what, "ok" if want else "a failure"),
                     (not bad) == want, repr(bad)))

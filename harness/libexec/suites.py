@@ -13,8 +13,12 @@ PROGRAM" title. Every case is keyed by test, program and description
 one KTAP result: it fails when a case fails on the patched kernel but not
 on the unpatched one, runs on the unpatched kernel but not on the patched
 one (missing or skipped), or fails on both without a line for it in
-FILE ("BASE REGEX -- reason", REGEX matched against "TEST: CASE"). Ends
-with "N passed, N failed"; exits non-zero on any failure.
+FILE ("BASE REGEX -- reason", REGEX matched against "TEST: CASE"; a reason
+starting "flaky:" also covers a failure on one kernel only). Besides the
+printed cases, each test and each program under run_program() (its "#
+NAME: exit status N" line) is a case "ended" that fails when it was
+killed or timed out (status 124 or over 128) or never ended. Ends with
+"N passed, N failed"; exits non-zero on any failure.
 """
 
 import argparse
@@ -22,24 +26,40 @@ import re
 import sys
 
 TOP_RE = re.compile(r"^(not ok|ok) \d+ (\S+)")
+TOP_STATUS_RE = re.compile(r"^not ok \d+ \S+ # exit status (\d+)")
 CASE_RE = re.compile(r"^    (not ok|ok) \d+ (.*?)\s*$")
 INNER_RE = re.compile(r"^    # (not ok|ok) \d+ (.*?)\s*$")
 RUNNING_RE = re.compile(r"^    # running (.*?)\s*$")
-DIRECTIVE_RE = re.compile(r"\s+#\s*(SKIP|XFAIL|exit=\S+|TODO)\b.*$", re.I)
+PROGRAM_END_RE = re.compile(r"^    # (.+): exit status (\d+)\s*$")
+# a directive after the description ("desc # SKIP why") or, as kselftest's
+# ksft_test_result_skip() prints it, before ("# SKIP desc")
+DIRECTIVE_RE = re.compile(r"(?:^|\s+)#\s*(SKIP|XFAIL|exit=\S+|TODO)\b\s*(.*)$", re.I)
 
 
 def status(word, desc):
     m = DIRECTIVE_RE.search(desc)
     name = desc[:m.start()] if m else desc
+    if m and not name:
+        name = m.group(2)
     if m and m.group(1).upper() in ("SKIP", "XFAIL"):
         return name, "skip"
     return name, "pass" if word == "ok" else "fail"
 
 
+def ended(rc):
+    """A program's or test's exit status: killed or timed out, or not."""
+    return "fail" if rc == 124 or rc > 128 else "pass"
+
+
 def cases(logfile, tests):
-    """{test: {case: status}} and {test: top-level status} of a console."""
+    """{test: {case: status}} and {test: top-level status} of a console,
+    read from the guest's ZMP_BOOTED line on."""
     with open(logfile, errors="replace") as f:
         lines = f.read().replace("\r", "").splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("ZMP_BOOTED"):
+            lines = lines[i:]
+            break
     out, top = {t: {} for t in tests}, {}
     block, program = [], None
     for line in lines:
@@ -47,6 +67,8 @@ def cases(logfile, tests):
         if m and m.group(2) in out:
             t = m.group(2)
             top[t] = "pass" if m.group(1) == "ok" else "fail"
+            m = TOP_STATUS_RE.match(line)
+            block.append(("ended", ended(int(m.group(1))) if m else "pass"))
             seen = {}
             for key, st in block:
                 seen[key] = seen.get(key, 0) + 1
@@ -58,6 +80,11 @@ def cases(logfile, tests):
         m = RUNNING_RE.match(line)
         if m:
             program = m.group(1)
+            continue
+        m = PROGRAM_END_RE.match(line)
+        if m and program == m.group(1):
+            block.append(("%s: ended" % program, ended(int(m.group(2)))))
+            program = None
             continue
         m = INNER_RE.match(line)
         if m and program:
@@ -73,14 +100,17 @@ def cases(logfile, tests):
 
 
 def known_failures(path, base):
+    """The lines of @path for @base: [(regex, reason)]."""
     known = []
     with open(path) as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            b, rest = line.split(None, 1)
-            regex, _, reason = rest.partition(" -- ")
+            b, _, rest = line.partition(" ")
+            regex, sep, reason = rest.partition(" -- ")
+            if not sep or not reason.strip() or not regex.strip():
+                raise SystemExit("%s:%d: not BASE REGEX -- REASON" % (path, n))
             if b in (base, "*"):
                 known.append((re.compile(regex.strip()), reason.strip()))
     return known
@@ -100,7 +130,12 @@ def judge(test, base, new, known):
             else:
                 bad.append("fails on both, no reason recorded: %s" % key)
         elif ps == "fail":
-            bad.append("fails on patched, %s on baseline: %s" % (bs, key))
+            flaky = [r for rx, r in known
+                     if rx.search(what) and r.startswith("flaky:")]
+            if flaky:
+                notes.append("fails on patched only: %s (%s)" % (key, flaky[0]))
+            else:
+                bad.append("fails on patched, %s on baseline: %s" % (bs, key))
         elif bs in ("pass", "fail") and ps in ("skip", "none"):
             bad.append("%s on baseline, %s on patched: %s" % (bs, ps, key))
         elif bs == "fail":
