@@ -258,7 +258,8 @@ in_range()
 # run_program NAME COMMAND...: for the outside suites (harness/guest/ext),
 # run a program that prints its own TAP, under a "# running NAME" title
 # with its output behind "# " (as run_vmtests.sh prints its programs), a
-# line repeated whole by a forked child's stdio buffer kept once, and a
+# result line repeated whole by a forked child's stdio buffer kept once,
+# a failed result run into the line before it split off, and a
 # last "# NAME: exit status N" line (harness/libexec/suites.py judges a
 # program killed or timed out by it); its status is the program's.
 run_program()
@@ -268,8 +269,15 @@ run_program()
 	echo "# running $name"
 	"$@" > "$SUITE_TMP/program.out" 2>&1
 	rc=$?
-	awk '/^(not )?ok [0-9]+ / { if (seen[$0]++) next } { print "# " $0 }' \
-		"$SUITE_TMP/program.out"
+	# a message without its newline can run into a failed result
+	# (test_zswap: "... is enablednot ok 4 ..."): that result gets a
+	# line of its own
+	awk '{ if (match($0, /[^ ]not ok [0-9]+ /)) {
+			print "# " substr($0, 1, RSTART)
+			$0 = substr($0, RSTART + 1)
+		}
+		if (/^(not )?ok [0-9]+ / && seen[$0]++) next
+		print "# " $0 }' "$SUITE_TMP/program.out"
 	echo "# $name: exit status $rc"
 	return $rc
 }

@@ -177,6 +177,17 @@ def suite_cases():
                 "kselftest skips, a killed program",
                 got["mm-selftests"] == want and top["mm-selftests"] == "fail",
                 repr(got["mm-selftests"])))
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+        f.write("ZMP_BOOTED 6.12.117\n    no hugetlbfs support in kernel?\n"
+                "not ok 1 mm-selftests # exit status 1\n")
+        f.flush()
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), "suites.py"), "--base", "6.12",
+            "--known", os.devnull, f.name, f.name, "mm-selftests"],
+            capture_output=True, text=True)
+    out.append(("suites.py: a test that ran no case fails",
+                r.returncode == 1 and "not ok 1 mm-selftests" in r.stdout,
+                r.stdout + r.stderr))
     out.append(("suites.py: a test that timed out did not end",
                 got["stress-ng"] == {"x": "pass", "ended": "fail"},
                 repr(got["stress-ng"])))
