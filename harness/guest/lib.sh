@@ -360,3 +360,34 @@ suite_swap_on()
 	done
 	echo "# swap: zram0 $1 $2, block_size $(cat /sys/block/zram0/block_size 2>/dev/null || echo none)"
 }
+
+# zram_selftest_results OUTPUT STATUS: the KTAP of a run of the zram
+# kselftests (tools/testing/selftests/zram/zram.sh, its output in file
+# OUTPUT, its exit status STATUS). Their scripts exit 0 whatever they find
+# and print "FAIL ..." lines (behind "# " where the series' scripts print
+# KTAP): each such line is a failed case, each script's "zram0N : [PASS]"
+# or "[FAIL]" a case, and the status the last.
+zram_selftest_results()
+{
+	local out=$1 rc=$2 kind line cases
+	cases=$(mktemp)
+	{
+		grep -E '^(# )?FAIL ' "$out" | sed -E 's/^(# )?/F /'
+		grep -E '^(# )?zram0[0-9] : \[(PASS|FAIL)\]' "$out" | sed -E 's/^(# )?/S /'
+	} > "$cases"
+	ktap_print_header
+	ktap_set_plan $(($(wc -l < "$cases") + 1))
+	while read -r kind line; do
+		case $kind-$line in
+		F-*) ktap_test_fail "$line" ;;
+		*PASS*) ktap_test_pass "${line%% :*}" ;;
+		*) ktap_test_fail "${line%% :*}" ;;
+		esac
+	done < "$cases"
+	rm -f "$cases"
+	case $rc in
+	0) ktap_test_pass "zram.sh ended" ;;
+	4) ktap_test_skip "zram.sh ended" ;;
+	*) ktap_test_fail "zram.sh ended (status $rc)" ;;
+	esac
+}
