@@ -3919,12 +3919,20 @@ static vm_fault_t remove_device_exclusive_entry(struct vm_fault *vmf)
 	return 0;
 }
 
-static inline bool should_try_to_free_swap(struct folio *folio,
+static inline bool should_try_to_free_swap(struct swap_info_struct *si,
+					   struct folio *folio,
 					   struct vm_area_struct *vma,
 					   unsigned int fault_flags)
 {
 	if (!folio_test_swapcache(folio))
 		return false;
+	/*
+	 * The pages that swapin_sync_fill() read ahead would keep their
+	 * slots while mapped, and the device the memory of their blocks:
+	 * free the slot, as mainline does on every SWP_SYNCHRONOUS_IO device.
+	 */
+	if (swap_fills_blocks(si))
+		return true;
 	if (mem_cgroup_swap_full(folio) || (vma->vm_flags & VM_LOCKED) ||
 	    folio_test_mlocked(folio))
 		return true;
@@ -4104,14 +4112,7 @@ static inline unsigned long thp_swap_suitable_orders(pgoff_t swp_offset,
 	return orders;
 }
 
-/*
- * Allocate a folio for the swap-in at @vmf, large if possible. If it is not
- * large although the swap entries around the fault would fill a large folio
- * of at least the swap device's block order (swap_block_order()), which
- * then could not be allocated or charged, *@block_order says that order:
- * the caller may read the block into small folios at once.
- */
-static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
+static struct folio *alloc_swap_folio(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	unsigned long orders;
@@ -4119,12 +4120,9 @@ static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
 	unsigned long addr;
 	swp_entry_t entry;
 	spinlock_t *ptl;
-	int qualified_order;
 	pte_t *pte;
 	gfp_t gfp;
 	int order;
-
-	*block_order = 0;
 
 	/*
 	 * If uffd is active for the vma we need per-page fault fidelity to
@@ -4174,9 +4172,6 @@ static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
 
 	pte_unmap_unlock(pte, ptl);
 
-	/* A range of the highest order qualifies, and so its aligned blocks */
-	qualified_order = orders ? order : 0;
-
 	/* Try allocating the highest of the remaining orders. */
 	gfp = vma_thp_gfp_mask(vma);
 	while (orders) {
@@ -4190,314 +4185,18 @@ static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
 		}
 		order = next_order(&orders, order);
 	}
-	/* Only now, off the path of a large swap-in that succeeds */
-	if (qualified_order) {
-		*block_order = swap_block_order(swp_swap_info(entry));
-		if (*block_order > qualified_order)
-			*block_order = 0;
-	}
 
 fallback:
 	return __alloc_swap_folio(vmf);
 }
 #else /* !CONFIG_TRANSPARENT_HUGEPAGE */
-static struct folio *alloc_swap_folio(struct vm_fault *vmf, int *block_order)
+static struct folio *alloc_swap_folio(struct vm_fault *vmf)
 {
-	*block_order = 0;
 	return __alloc_swap_folio(vmf);
 }
 #endif /* CONFIG_TRANSPARENT_HUGEPAGE */
 
 static DECLARE_WAIT_QUEUE_HEAD(swapcache_wq);
-
-#ifdef CONFIG_SWAP
-/*
- * Swap-in of a device block as small folios
- *
- * A swap device may store an aligned run of pages as one unit that costs as
- * much to read as any of its pages: zram compressing a large folio in
- * multi-page blocks decompresses the whole block to read one page. When the
- * large folio for such a block cannot be allocated or charged, swapping in
- * one order-0 folio per fault would read the block once per page. Instead,
- * the fault allocates an order-0 folio for every page of the block, reads
- * them with one bio, and maps them all, each as the single-page path maps a
- * fresh folio. If one of them cannot be had, the fault swaps in its own page
- * alone as before: never a partial batch.
- */
-
-/*
- * The block's other pages were not asked for: take them only if they come
- * without direct reclaim, memcg reclaim or OOM, and without dipping into
- * the reserves. The faulting page's own allocation did all it needed to.
- */
-#define SWAPIN_BLOCK_GFP	((GFP_HIGHUSER_MOVABLE & ~__GFP_DIRECT_RECLAIM) | \
-				 __GFP_NOMEMALLOC | __GFP_NOWARN)
-
-#ifdef CONFIG_MEMCG
-/* Room in @counter for @nr pages and a charge batch below @limit */
-static bool swapin_counter_has_room(struct page_counter *counter,
-				    unsigned long limit, unsigned long nr)
-{
-	return page_counter_read(counter) + nr + MEMCG_CHARGE_BATCH <= limit;
-}
-#endif
-
-/*
- * Whether the memory cgroup that @folio, the faulting page's folio, was
- * charged to, and each of its ancestors, has room for @nr more pages and a
- * charge batch besides, below memory.max and memory.high. The block's
- * other folios are charged without reclaim, but a cgroup at its limit
- * would give them the room its faults' own reclaim just made, and so evict
- * its pages for pages nobody asked for: there the fault swaps in its own
- * page alone. A charge may take MEMCG_CHARGE_BATCH pages from the counter
- * into the CPU's stock; with that much room left the batch never takes the
- * counter above memory.high, where its task would reclaim a batch on the
- * way back to user space. Under cgroup v1 with memory+swap accounting the
- * charge goes to memory.memsw too, below its own limit.
- */
-static bool swapin_block_has_room(struct folio *folio, unsigned long nr)
-{
-#ifdef CONFIG_MEMCG
-	bool memsw = !cgroup_subsys_on_dfl(memory_cgrp_subsys);
-	struct mem_cgroup *memcg;
-	bool room = true;
-
-	rcu_read_lock();
-	for (memcg = folio_memcg(folio); memcg && !mem_cgroup_is_root(memcg);
-	     memcg = parent_mem_cgroup(memcg)) {
-		unsigned long limit = min(READ_ONCE(memcg->memory.max),
-					  READ_ONCE(memcg->memory.high));
-
-		if (!swapin_counter_has_room(&memcg->memory, limit, nr) ||
-		    (memsw && !swapin_counter_has_room(&memcg->memsw,
-						READ_ONCE(memcg->memsw.max), nr))) {
-			room = false;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return room;
-#else
-	return true;
-#endif
-}
-
-/* Allocate and charge the block's folios other than the faulting one */
-static bool swapin_block_alloc(struct vm_area_struct *vma, unsigned long addr,
-			       swp_entry_t entry, struct folio **folios,
-			       int nr)
-{
-	swp_entry_t e;
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		if (folios[i])
-			continue;
-		folios[i] = vma_alloc_folio(SWAPIN_BLOCK_GFP, 0, vma,
-					    addr + i * PAGE_SIZE, false);
-		if (!folios[i])
-			return false;
-		e = swp_entry(swp_type(entry), swp_offset(entry) + i);
-		if (mem_cgroup_swapin_charge_folio(folios[i], vma->vm_mm,
-						   SWAPIN_BLOCK_GFP, e)) {
-			folio_put(folios[i]);
-			folios[i] = NULL;
-			return false;
-		}
-	}
-	return true;
-}
-
-/* Map one folio of the batch, as do_swap_page() maps a fresh small folio */
-static void swapin_block_map(struct vm_fault *vmf, pte_t swp_pte,
-			     struct folio *folio, unsigned long addr,
-			     pte_t *ptep, bool faulting)
-{
-	struct vm_area_struct *vma = vmf->vma;
-	struct page *page = folio_page(folio, 0);
-	pte_t pte = mk_pte(page, vma->vm_page_prot);
-
-	if (pte_swp_soft_dirty(swp_pte))
-		pte = pte_mksoft_dirty(pte);
-	if (pte_swp_uffd_wp(swp_pte))
-		pte = pte_mkuffd_wp(pte);
-
-	/*
-	 * Never in the swap cache, certainly exclusive; only the faulting
-	 * page of a write fault is made dirty.
-	 */
-	if ((vma->vm_flags & VM_WRITE) && !userfaultfd_pte_wp(vma, pte) &&
-	    !pte_needs_soft_dirty_wp(vma, pte)) {
-		pte = pte_mkwrite(pte, vma);
-		if (faulting && (vmf->flags & FAULT_FLAG_WRITE)) {
-			pte = pte_mkdirty(pte);
-			vmf->flags &= ~FAULT_FLAG_WRITE;
-		}
-	}
-	flush_icache_pages(vma, page, 1);
-	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
-	VM_WARN_ON_ONCE(pte_write(pte) && !PageAnonExclusive(page));
-	set_pte_at(vma->vm_mm, addr, ptep, pte);
-	arch_do_swap_page_nr(vma->vm_mm, vma, addr, pte, pte, 1);
-	if (faulting)
-		vmf->orig_pte = pte;
-}
-
-/*
- * Swap in the block of 1 << @order pages around the fault at @vmf as
- * order-0 folios, @folio (allocated and charged) for the faulting page.
- * Returns false, having changed nothing, if the other folios cannot all be
- * had or the block's entries are being swapped in already; the caller then
- * swaps in @folio alone. Otherwise the fault is handled: *@ret is its
- * result, and the caller only has to put @si.
- */
-static bool swapin_block_fallback(struct vm_fault *vmf,
-				  struct swap_info_struct *si,
-				  struct folio *folio, int order,
-				  vm_fault_t *ret)
-{
-	struct folio *folios[1 << SWAP_BLOCK_MAX_ORDER] = { NULL };
-	struct vm_area_struct *vma = vmf->vma;
-	pte_t swp_pte = vmf->orig_pte;
-	int nr = 1 << order, idx, i, mapped;
-	unsigned long addr;
-	swp_entry_t entry;
-	pte_t *ptep;
-
-	addr = ALIGN_DOWN(vmf->address, PAGE_SIZE << order);
-	idx = (vmf->address - addr) >> PAGE_SHIFT;
-	entry = pte_to_swp_entry(pte_move_swp_offset(swp_pte, -idx));
-
-	if (!swapin_block_has_room(folio, nr - 1))
-		return false;
-	folios[idx] = folio;
-	if (!swapin_block_alloc(vma, addr, entry, folios, nr) ||
-	    swapcache_prepare(entry, nr)) {
-		for (i = 0; i < nr; i++)
-			if (folios[i] && folios[i] != folio)
-				folio_put(folios[i]);
-		return false;
-	}
-
-	for (i = 0; i < nr; i++) {
-		swp_entry_t e = swp_entry(swp_type(entry), swp_offset(entry) + i);
-		void *shadow;
-
-		__folio_set_locked(folios[i]);
-		__folio_set_swapbacked(folios[i]);
-		shadow = get_shadow_from_swap_cache(e);
-		if (shadow)
-			workingset_refault(folios[i], shadow);
-		folio_add_lru(folios[i]);
-		folios[i]->swap = e;
-	}
-	swap_read_folios_block(folios, nr);
-	for (i = 0; i < nr; i++) {
-		/*
-		 * A failed read of the block fails every folio in it: read
-		 * each again alone, so that no page loses good data to an
-		 * error of its neighbour's. Not with swap_read_folio(), which
-		 * would unlock the folio while it is on the LRU but neither
-		 * mapped nor in the swap cache.
-		 */
-		if (!folio_test_uptodate(folios[i]))
-			swap_read_folios_block(&folios[i], 1);
-		folios[i]->private = NULL;
-	}
-
-	*ret = VM_FAULT_MAJOR;
-	count_vm_event(PGMAJFAULT);
-	count_memcg_event_mm(vma->vm_mm, PGMAJFAULT);
-	folio_throttle_swaprate(folio, GFP_KERNEL);
-
-	/* Back out if somebody else faulted in any page of the block */
-	vmf->pte = pte_offset_map_lock(vma->vm_mm, vmf->pmd, vmf->address,
-				       &vmf->ptl);
-	if (unlikely(!vmf->pte || !pte_same(ptep_get(vmf->pte), swp_pte)))
-		goto out_nomap;
-	ptep = vmf->pte - idx;
-	if (!pte_same(ptep_get(ptep), pte_move_swp_offset(swp_pte, -idx)) ||
-	    swap_pte_batch(ptep, nr, ptep_get(ptep)) != nr)
-		goto out_nomap;
-	/* The faulting page's own read failed: its error, as for a page */
-	if (unlikely(!folio_test_uptodate(folio))) {
-		*ret = VM_FAULT_SIGBUS;
-		goto out_nomap;
-	}
-
-	/*
-	 * Map the pages that were read; one whose own read failed keeps its
-	 * swap entry, and its own fault will report the error.
-	 */
-	mapped = 0;
-	for (i = 0; i < nr; i++) {
-		swp_entry_t e = swp_entry(swp_type(entry), swp_offset(entry) + i);
-
-		if (unlikely(!folio_test_uptodate(folios[i]))) {
-			folio_unlock(folios[i]);
-			folio_put(folios[i]);
-			folios[i] = NULL;
-			continue;
-		}
-		/* memcg v1: drop the slot's memsw charge, page came in */
-		mem_cgroup_swapin_uncharge_swap(e, 1);
-		/* Restore arch metadata indexed by swap entry before freeing it */
-		arch_swap_restore(e, folios[i]);
-		swap_free_nr(e, 1);
-		swapin_block_map(vmf, swp_pte, folios[i], addr + i * PAGE_SIZE,
-				 ptep + i, i == idx);
-		folio_unlock(folios[i]);
-		mapped++;
-	}
-	add_mm_counter(vma->vm_mm, MM_ANONPAGES, mapped);
-	add_mm_counter(vma->vm_mm, MM_SWAPENTS, -mapped);
-	/*
-	 * The other pages came in ahead of their own faults and are used:
-	 * counted as swap readahead that hit (no new vm event, which would
-	 * change the kernel's ABI: vm_event_states is exported).
-	 */
-	count_vm_events(SWAP_RA, mapped - 1);
-	count_vm_events(SWAP_RA_HIT, mapped - 1);
-
-	if (vmf->flags & FAULT_FLAG_WRITE) {
-		/* Write-protected by uffd-wp or soft-dirty tracking */
-		*ret |= do_wp_page(vmf);
-		if (*ret & VM_FAULT_ERROR)
-			*ret &= VM_FAULT_ERROR;
-	} else {
-		for (i = 0; i < nr; i++)
-			if (folios[i])
-				update_mmu_cache_range(vmf, vma,
-						       addr + i * PAGE_SIZE,
-						       ptep + i, 1);
-		pte_unmap_unlock(vmf->pte, vmf->ptl);
-	}
-	goto out;
-
-out_nomap:
-	if (vmf->pte)
-		pte_unmap_unlock(vmf->pte, vmf->ptl);
-	for (i = 0; i < nr; i++) {
-		folio_unlock(folios[i]);
-		folio_put(folios[i]);
-	}
-out:
-	/* Clear the swap cache pin after PTL unlock, as do_swap_page() does */
-	swapcache_clear(si, entry, nr);
-	/* Wake a racing swap-in of the block waiting in do_swap_page() */
-	if (waitqueue_active(&swapcache_wq))
-		wake_up(&swapcache_wq);
-	return true;
-}
-#else /* !CONFIG_SWAP */
-static bool swapin_block_fallback(struct vm_fault *vmf,
-				  struct swap_info_struct *si,
-				  struct folio *folio, int order,
-				  vm_fault_t *ret)
-{
-	return false;
-}
-#endif /* CONFIG_SWAP */
 
 /*
  * We enter with non-exclusive mmap_lock (to exclude vma changes,
@@ -4588,14 +4287,8 @@ vm_fault_t do_swap_page(struct vm_fault *vmf)
 	if (!folio) {
 		if (data_race(si->flags & SWP_SYNCHRONOUS_IO) &&
 		    __swap_count(entry) == 1) {
-			int block_order;
-
 			/* skip swapcache */
-			folio = alloc_swap_folio(vmf, &block_order);
-			if (folio && block_order &&
-			    swapin_block_fallback(vmf, si, folio, block_order,
-						  &ret))
-				goto out;
+			folio = alloc_swap_folio(vmf);
 			if (folio) {
 				__folio_set_locked(folio);
 				__folio_set_swapbacked(folio);
@@ -4635,6 +4328,9 @@ vm_fault_t do_swap_page(struct vm_fault *vmf)
 				folio->swap = entry;
 				swap_read_folio(folio, NULL);
 				folio->private = NULL;
+				if (!folio_test_large(folio) &&
+				    folio_test_uptodate(folio))
+					swapin_sync_fill(folio, entry, vmf);
 			}
 		} else {
 			folio = swapin_readahead(entry, GFP_HIGHUSER_MOVABLE,
@@ -4839,7 +4535,7 @@ check_folio:
 	 * yet.
 	 */
 	swap_free_nr(entry, nr_pages);
-	if (should_try_to_free_swap(folio, vma, vmf->flags))
+	if (should_try_to_free_swap(si, folio, vma, vmf->flags))
 		folio_free_swap(folio);
 
 	add_mm_counter(vma->vm_mm, MM_ANONPAGES, nr_pages);

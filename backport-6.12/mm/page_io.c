@@ -655,108 +655,60 @@ finish:
 	delayacct_swapin_end();
 }
 
-/**
- * swap_block_order - order of the blocks a swap device stores pages in
- * @sis: the swap device
- *
- * A SWP_SYNCHRONOUS_IO block device may store an aligned run of pages as
- * one unit, such as zram compressing multi-page blocks, and say so with its
- * optimal I/O size (a power of two above PAGE_SIZE; no structure of the
- * kernel's ABI changes for it). Reading such a block costs about as much
- * as reading one of its pages, so a swap-in that cannot have a large folio
- * for it had better read the whole block into small folios at once
- * (swap_read_folios_block()). Only a swap partition qualifies: the extents
- * of a swap file need not be contiguous or aligned on its device.
- *
- * Return: the block order, or 0 if the device has no multi-page blocks.
+/*
+ * swapin_sync_fill()'s read of a locked small swap cache folio: synchronous,
+ * REQ_RAHEAD and REQ_NOWAIT, which the device (one with BLK_FEAT_NOWAIT)
+ * declines with BLK_STS_AGAIN (-EAGAIN here) rather than wait for it or
+ * read what it does not hold ready. Unlike swap_read_folio(), it never
+ * unlocks the folio, so that the caller takes a failed one out of the swap
+ * cache before anybody sees it !uptodate, and it counts PSWPIN only for a
+ * read that succeeded. 0: @folio is uptodate.
  */
-int swap_block_order(struct swap_info_struct *sis)
+int swap_read_folio_fill(struct folio *folio)
 {
-	/* Racy like in __swap_writepage(): these flags do not change */
-	unsigned long flags = data_race(sis->flags);
-	unsigned int io_opt;
-
-	if (!(flags & SWP_BLKDEV) || !(flags & SWP_SYNCHRONOUS_IO))
-		return 0;
-	io_opt = bdev_io_opt(sis->bdev);
-	if (io_opt <= PAGE_SIZE || !is_power_of_2(io_opt))
-		return 0;
-	return min_t(unsigned int, ilog2(io_opt) - PAGE_SHIFT,
-		     SWAP_BLOCK_MAX_ORDER);
-}
-
-/**
- * swap_read_folios_block - read a device block into order-0 folios
- * @folios: @nr locked order-0 folios, not in the swap cache, where
- *	@folios[i]->swap is the first folio's swap entry plus i
- * @nr: the number of pages in the block (see swap_block_order()), or 1 to
- *	read one of them again alone
- *
- * Like swap_read_folio() on each folio, but with one bio that carries them
- * all, so that the device reads the block once. If the swap entries are
- * not all zero-filled or all not, it reads nothing (the folios stay
- * !uptodate, for the caller to read one by one). zswap must never have
- * been enabled. The folios are marked uptodate
- * unless the read fails, and are left locked.
- */
-void swap_read_folios_block(struct folio **folios, int nr)
-{
-	struct swap_info_struct *sis = swp_swap_info(folios[0]->swap);
-	bool workingset = folio_test_workingset(folios[0]);
-	struct bio_vec bvecs[1 << SWAP_BLOCK_MAX_ORDER];
-	unsigned long pflags;
-	bool in_thrashing;
-	bool is_zeromap;
+	struct swap_info_struct *sis = swp_swap_info(folio->swap);
+	struct bio_vec bv;
 	struct bio bio;
-	int i;
+	int ret;
 
-	VM_WARN_ON_ONCE(nr > ARRAY_SIZE(bvecs) || !zswap_never_enabled());
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_swapcache(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(folio_test_large(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(folio_test_uptodate(folio), folio);
 
-	if (workingset) {
-		delayacct_thrashing_start(&in_thrashing);
-		psi_memstall_enter(&pflags);
-	}
+	/* zswap_load() unlocks: enabled since swapin_sync_fill() looked */
+	if (!zswap_never_enabled())
+		return -EAGAIN;
+	if (WARN_ON_ONCE(!(sis->flags & SWP_SYNCHRONOUS_IO) ||
+			 (sis->flags & SWP_FS_OPS)))
+		return -EINVAL;
+
 	delayacct_swapin_start();
-
-	/*
-	 * Recheck now that the entries are pinned (SWAP_HAS_CACHE): since the
-	 * caller's check under the PTL, a page of the block may have gone
-	 * through the swap cache and been written back zero-filled to the same
-	 * entry, which sets its zeromap bit and leaves its old data live on
-	 * the device.
-	 */
-	if (swap_zeromap_batch(folios[0]->swap, nr, &is_zeromap) != nr)
-		goto finish;
-	if (is_zeromap) {
-		for (i = 0; i < nr; i++)
-			swap_read_folio_zeromap(folios[i]);
-		goto finish;
+	/* leaves the folio locked, uptodate if the slot is zero-filled */
+	if (swap_read_folio_zeromap(folio)) {
+		ret = folio_test_uptodate(folio) ? 0 : -EIO;
+		goto out;
 	}
 
-	bio_init(&bio, sis->bdev, bvecs, nr, REQ_OP_READ);
-	bio.bi_iter.bi_sector = swap_folio_sector(folios[0]);
-	for (i = 0; i < nr; i++)
-		bio_add_folio_nofail(&bio, folios[i], PAGE_SIZE, 0);
-	/* As in swap_read_folio_bdev_sync(), for the OOM killer */
+	bio_init(&bio, sis->bdev, &bv, 1,
+		 REQ_OP_READ | REQ_RAHEAD | REQ_NOWAIT);
+	bio.bi_iter.bi_sector = swap_folio_sector(folio);
+	bio_add_folio_nofail(&bio, folio, PAGE_SIZE, 0);
 	get_task_struct(current);
-	count_vm_events(PSWPIN, nr);
-	submit_bio_wait(&bio);
-	if (bio.bi_status) {
-		pr_alert_ratelimited("Read-error on swap-device (%u:%u:%llu)\n",
-				     MAJOR(bio_dev(&bio)), MINOR(bio_dev(&bio)),
-				     (unsigned long long)bio.bi_iter.bi_sector);
-	} else {
-		for (i = 0; i < nr; i++)
-			folio_mark_uptodate(folios[i]);
-	}
+	ret = submit_bio_wait(&bio);
 	put_task_struct(current);
-
-finish:
-	if (workingset) {
-		delayacct_thrashing_end(&in_thrashing);
-		psi_memstall_leave(&pflags);
+	if (!ret) {
+		folio_mark_uptodate(folio);
+		count_vm_event(PSWPIN);
+	} else if (ret != -EAGAIN) {
+		pr_alert_ratelimited("Read-error on swap-device (%u:%u:%llu)\n",
+				     MAJOR(sis->bdev->bd_dev),
+				     MINOR(sis->bdev->bd_dev),
+				     (unsigned long long)swap_folio_sector(folio));
 	}
+out:
 	delayacct_swapin_end();
+	return ret;
 }
 
 void __swap_read_unplug(struct swap_iocb *sio)

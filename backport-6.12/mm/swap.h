@@ -12,10 +12,7 @@ struct mempolicy;
 int sio_pool_init(void);
 struct swap_iocb;
 void swap_read_folio(struct folio *folio, struct swap_iocb **plug);
-/* Largest device block that a swap-in splits into order-0 folios */
-#define SWAP_BLOCK_MAX_ORDER	4
-int swap_block_order(struct swap_info_struct *sis);
-void swap_read_folios_block(struct folio **folios, int nr);
+int swap_read_folio_fill(struct folio *folio);
 void __swap_read_unplug(struct swap_iocb *plug);
 static inline void swap_read_unplug(struct swap_iocb *plug)
 {
@@ -79,6 +76,13 @@ struct folio *swap_cluster_readahead(swp_entry_t entry, gfp_t flag,
 		struct mempolicy *mpol, pgoff_t ilx);
 struct folio *swapin_readahead(swp_entry_t entry, gfp_t flag,
 		struct vm_fault *vmf);
+bool swap_fills_blocks(struct swap_info_struct *si);
+void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
+		      struct vm_fault *vmf);
+
+/* linux/mm/swapfile.c */
+bool swap_range_fillable(struct swap_info_struct *si, unsigned long offset,
+			 unsigned long nr, unsigned short id);
 
 static inline unsigned int folio_swap_flags(struct folio *folio)
 {
@@ -115,16 +119,6 @@ struct swap_iocb;
 static inline void swap_read_folio(struct folio *folio, struct swap_iocb **plug)
 {
 }
-
-static inline int swap_block_order(struct swap_info_struct *sis)
-{
-	return 0;
-}
-
-static inline void swap_read_folios_block(struct folio **folios, int nr)
-{
-}
-
 static inline void swap_write_unplug(struct swap_iocb *sio)
 {
 }
@@ -153,6 +147,16 @@ static inline struct folio *swapin_readahead(swp_entry_t swp, gfp_t gfp_mask,
 			struct vm_fault *vmf)
 {
 	return NULL;
+}
+
+static inline bool swap_fills_blocks(struct swap_info_struct *si)
+{
+	return false;
+}
+
+static inline void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
+				    struct vm_fault *vmf)
+{
 }
 
 static inline int swap_writepage(struct page *p, struct writeback_control *wbc)

@@ -50,19 +50,6 @@ require_multi_pages()
 	fi
 }
 
-# swapin_batches: whether this kernel swaps a block whose large folio
-# cannot be had in as small folios in one fault, reading the block once (the
-# 6.12 backport's do_swap_page(); /proc/vmstat counts the other pages in
-# swap_ra and swap_ra_hit), rather than filling the swap cache with the
-# block's other pages as mainline does (swapin_sync_fill())
-swapin_batches()
-{
-	case $(uname -r) in
-	6.12.*) return 0 ;;
-	esac
-	return 1
-}
-
 # require_mp_stat N WHY: skip the test, saying WHY, on a kernel whose
 # multi_pages_stat has fewer than N counters.
 require_mp_stat()

@@ -111,6 +111,16 @@ static inline bool zram_multi_pages(struct zram *zram)
  * zs_block_huge_size() (their object would cost as much as the pages
  * uncompressed), or that zsmalloc has no memory for, are stored page by
  * page instead.
+ *
+ * Swap frees slots from zram_slot_free_notify() under its device's swap
+ * lock, where the block lock, held across a whole block's decompression
+ * or recompression, can only be tried. When the try fails, the free is
+ * recorded in the block's pending mask and done by whoever holds or next
+ * takes the lock: zram_slot_lock() and zram_slot_trylock() do the pending
+ * frees first, zram_slot_unlock() before and after unlocking. A slot freed
+ * by swap cannot be written again before swap allocates it again, which
+ * comes after the notification; the writer then takes the lock, so its
+ * pending free is done before the new data is stored, never after.
  */
 static u32 zram_lock_index(struct zram *zram, u32 index)
 {
@@ -119,19 +129,84 @@ static u32 zram_lock_index(struct zram *zram, u32 index)
 	return index;
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+static struct zram_block *zram_block_of(struct zram *zram, u32 index)
+{
+	return &zram->blocks[index >> zram_block_order(zram)];
+}
+
+/* Inline: every lock and unlock of a slot looks, and rarely finds one */
+static inline bool slot_has_pending(struct zram *zram, u32 first)
+{
+	return zram_multi_pages(zram) &&
+	       unlikely(READ_ONCE(zram_block_of(zram, first)->pending));
+}
+
+/*
+ * Do the frees zram_slot_free_notify() recorded for the block of slot
+ * @first (its first slot). Block should be locked, and slot_has_pending().
+ */
+static void slot_free_pending(struct zram *zram, u32 first)
+{
+	unsigned long pending = xchg(&zram_block_of(zram, first)->pending, 0);
+	unsigned int i;
+
+	for_each_set_bit(i, &pending, zram_block_pages(zram))
+		zram_free_page(zram, first + i);
+}
+#else
+static inline bool slot_has_pending(struct zram *zram, u32 first)
+{
+	return false;
+}
+
+static inline void slot_free_pending(struct zram *zram, u32 first)
+{
+}
+#endif
+
 static int zram_slot_trylock(struct zram *zram, u32 index)
 {
-	return spin_trylock(&zram->table[zram_lock_index(zram, index)].lock);
+	u32 first = zram_lock_index(zram, index);
+
+	if (!spin_trylock(&zram->table[first].lock))
+		return 0;
+	if (slot_has_pending(zram, first))
+		slot_free_pending(zram, first);
+	return 1;
 }
 
 static void zram_slot_lock(struct zram *zram, u32 index)
 {
-	spin_lock(&zram->table[zram_lock_index(zram, index)].lock);
+	u32 first = zram_lock_index(zram, index);
+
+	spin_lock(&zram->table[first].lock);
+	if (slot_has_pending(zram, first))
+		slot_free_pending(zram, first);
 }
 
 static void zram_slot_unlock(struct zram *zram, u32 index)
 {
-	spin_unlock(&zram->table[zram_lock_index(zram, index)].lock);
+	u32 first = zram_lock_index(zram, index);
+	spinlock_t *lock = &zram->table[first].lock;
+
+	if (!zram_multi_pages(zram)) {
+		spin_unlock(lock);
+		return;
+	}
+	do {
+		if (slot_has_pending(zram, first))
+			slot_free_pending(zram, first);
+		spin_unlock(lock);
+		/*
+		 * spin_unlock() only releases: order it before the load of
+		 * the pending mask, as zram_slot_free_notify() orders its
+		 * set_bit() before its trylock. So a free it recorded is seen
+		 * either by its trylock, which then succeeds, or here, and
+		 * done under the lock taken back.
+		 */
+		smp_mb();
+	} while (slot_has_pending(zram, first) && spin_trylock(lock));
 }
 
 static inline bool init_done(struct zram *zram)
@@ -240,6 +315,49 @@ static void zram_accessed(struct zram *zram, u32 index)
 #ifdef CONFIG_ZRAM_TRACK_ENTRY_ACTIME
 	zram->table[index].ac_time = ktime_get_boottime();
 #endif
+}
+
+/*
+ * zram takes REQ_NOWAIT reads (BLK_FEAT_NOWAIT): it serves them from memory
+ * and ends them with BLK_STS_AGAIN where they would wait, for the backing
+ * device, for memory (a page read in part) or for a slot lock that another
+ * path holds; the submitter may read again without the flag. Such a read
+ * may still wait for a CPU's compression stream. zram takes no REQ_NOWAIT
+ * write: storing data may reclaim.
+ */
+static bool bio_is_nowait(struct bio *bio)
+{
+	return bio->bi_opf & REQ_NOWAIT;
+}
+
+/* Lock slot @index for a read; a REQ_NOWAIT one (@nowait) only tries */
+static bool slot_lock_read(struct zram *zram, u32 index, bool nowait)
+{
+	if (nowait)
+		return zram_slot_trylock(zram, index);
+	zram_slot_lock(zram, index);
+	return true;
+}
+
+/*
+ * A readahead that zram may decline (REQ_RAHEAD and REQ_NOWAIT): swap's
+ * read of the other pages of a block after a fault took one of them into
+ * a small folio (swapin_sync_fill()), which asked for none of the data.
+ * zram reads for it only the pages it holds in blocks (zram_read_page()).
+ */
+static bool bio_is_nowait_readahead(struct bio *bio)
+{
+	return bio_is_nowait(bio) && (bio->bi_opf & REQ_RAHEAD);
+}
+
+/*
+ * Every read but a readahead that may be declined makes a slot less idle.
+ * A file system's readahead (REQ_RAHEAD alone) does: mpage and iomap read
+ * the folio their reader waits for in the same bio as the folios after it.
+ */
+static bool bio_is_access(struct bio *bio)
+{
+	return !bio_is_nowait_readahead(bio);
 }
 
 static inline void update_used_max(struct zram *zram,
@@ -1491,8 +1609,9 @@ static ssize_t debug_stat_show(struct device *dev,
 			(u64)atomic64_read(&zram->stats.miss_free));
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 	/* How blocks are read: for developers, not an ABI (zram.rst) */
-	ret += sysfs_emit_at(buf, ret, "%8llu\n",
-			     (u64)atomic64_read(&zram->block_stats.buffered_reads));
+	ret += sysfs_emit_at(buf, ret, "%8llu %8llu\n",
+			     (u64)atomic64_read(&zram->block_stats.buffered_reads),
+			     (u64)atomic64_read(&zram->block_stats.deferred_frees));
 #endif
 	up_read(&zram->init_lock);
 
@@ -1702,11 +1821,6 @@ static bool zram_meta_alloc(struct zram *zram, u64 disksize)
  * indicate this index entry is accessing.
  */
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-static struct zram_block *zram_block_of(struct zram *zram, u32 index)
-{
-	return &zram->blocks[index >> zram_block_order(zram)];
-}
-
 /* Slot @index leaves its block; the last one out frees the object */
 static void zram_block_put(struct zram *zram, u32 index)
 {
@@ -1917,17 +2031,31 @@ static int zram_read_from_zspool(struct zram *zram, struct page *page,
 /*
  * Read slot @index into @page: for a bio, with @bdr, which may leave a
  * read from the backing device to be submitted (zram_bio_read() does);
- * else (@bdr NULL) synchronously. @access: a read of the page itself (not
- * the read of a partial write); the slot is then marked accessed under the
- * lock that the read holds already, once its data is read or its read
- * from the backing device is about to be submitted.
+ * else (@bdr NULL) synchronously. @access: somebody asked for the page
+ * (see bio_is_access()); the slot is then marked accessed under the lock
+ * that the read holds already, once its data is read or its read from
+ * the backing device is about to be submitted.
  */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			  struct zram_bd_reads *bdr, bool access)
 {
+	bool nowait = bdr && bio_is_nowait(bdr->parent);
 	int ret;
 
-	zram_slot_lock(zram, index);
+	if (!slot_lock_read(zram, index, nowait))
+		return -EAGAIN;
+	/*
+	 * Swap's fill of a block wants the copies that the fault's own read
+	 * left in the stream buffer: decline a page not held in a block (one
+	 * written back, which the fault would wait for, or one stored alone,
+	 * which may be another task's since the block was written); it is
+	 * read at its own fault.
+	 */
+	if (!zram_in_block(zram, index) && bdr &&
+	    bio_is_nowait_readahead(bdr->parent)) {
+		zram_slot_unlock(zram, index);
+		return -EAGAIN;
+	}
 	if (!zram_test_flag(zram, index, ZRAM_WB)) {
 		/* Slot should be locked through out the function call */
 		ret = zram_read_from_zspool(zram, page, index);
@@ -1935,6 +2063,12 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			zram_accessed(zram, index);
 		zram_slot_unlock(zram, index);
 	} else {
+		unsigned long blk_idx = zram_get_handle(zram, index);
+
+		if (nowait) {
+			zram_slot_unlock(zram, index);
+			return -EAGAIN;
+		}
 		if (access)
 			zram_accessed(zram, index);
 		/*
@@ -1943,8 +2077,7 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		 */
 		zram_slot_unlock(zram, index);
 
-		ret = read_from_bdev(zram, page, zram_get_handle(zram, index),
-				     bdr);
+		ret = read_from_bdev(zram, page, blk_idx, bdr);
 	}
 
 	/* Should NEVER happen. Return bio error if it does. */
@@ -1959,14 +2092,14 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
  * always expects a full page for the output.
  */
 static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bvec,
-				  u32 index, int offset)
+				  u32 index, int offset, bool access)
 {
 	struct page *page = alloc_page(GFP_NOIO);
 	int ret;
 
 	if (!page)
 		return -ENOMEM;
-	ret = zram_read_page(zram, page, index, NULL, true);
+	ret = zram_read_page(zram, page, index, NULL, access);
 	if (likely(!ret))
 		memcpy_to_bvec(bvec, page_address(page) + offset);
 	__free_page(page);
@@ -1976,9 +2109,15 @@ static int zram_bvec_read_partial(struct zram *zram, struct bio_vec *bvec,
 static int zram_bvec_read(struct zram *zram, struct bio_vec *bvec,
 			  u32 index, int offset, struct zram_bd_reads *bdr)
 {
-	if (is_partial_io(bvec))
-		return zram_bvec_read_partial(zram, bvec, index, offset);
-	return zram_read_page(zram, bvec->bv_page, index, bdr, true);
+	if (is_partial_io(bvec)) {
+		/* read through a page of its own, allocated here */
+		if (bio_is_nowait(bdr->parent))
+			return -EAGAIN;
+		return zram_bvec_read_partial(zram, bvec, index, offset,
+					      bio_is_access(bdr->parent));
+	}
+	return zram_read_page(zram, bvec->bv_page, index, bdr,
+			      bio_is_access(bdr->parent));
 }
 
 /* How zram_store_page() stores a page */
@@ -2373,19 +2512,28 @@ static void zram_copy_block_to_bio(struct zram *zram, const void *src,
 static int zram_read_block(struct zram *zram, struct bio *bio,
 			   struct bvec_iter iter, u32 index)
 {
-	struct page *page = zram_bio_block(zram, bio, iter);
-	struct zcomp *comp;
+	unsigned int nr = zram_block_pages(zram);
 	struct zcomp_strm *zstrm;
 	struct zram_block *blk;
-	unsigned int i;
+	struct page *page;
+	struct zcomp *comp;
 	int ret = -EAGAIN;
+	unsigned int i;
 	void *src;
 
-	zram_slot_lock(zram, index);
 	blk = zram_block_of(zram, index);
-	if (blk->live != BIT(zram_block_pages(zram)) - 1)
+	/*
+	 * A hint without the lock (checked again under it): data stored page
+	 * by page goes on at once.
+	 */
+	if (data_race(blk->live) != BIT(nr) - 1)
+		return -EAGAIN;
+	if (!slot_lock_read(zram, index, bio_is_nowait(bio)))
+		return -EAGAIN;
+	if (blk->live != BIT(nr) - 1)
 		goto out;
 
+	page = zram_bio_block(zram, bio, iter);
 	comp = zram_block_comp(zram, index);
 	zstrm = zcomp_stream_get(comp);
 	if (page) {
@@ -2404,8 +2552,14 @@ static int zram_read_block(struct zram *zram, struct bio *bio,
 		}
 	}
 	zcomp_stream_put(comp);
+	/* as for a page: should never happen */
+	if (WARN_ON(ret < 0)) {
+		pr_err("Decompression failed! err=%d, block at page=%u\n",
+		       ret, index);
+		goto out;
+	}
 
-	for (i = 0; i < zram_block_pages(zram); i++)
+	for (i = 0; bio_is_access(bio) && i < nr; i++)
 		zram_accessed(zram, index + i);
 out:
 	zram_slot_unlock(zram, index);
@@ -3055,7 +3209,13 @@ static void zram_bio_read(struct zram *zram, struct bio *bio)
 		bv.bv_len = min_t(u32, bv.bv_len, PAGE_SIZE - offset);
 
 		bdr.pages_left = DIV_ROUND_UP(iter.bi_size, PAGE_SIZE);
-		if (zram_bvec_read(zram, &bv, index, offset, &bdr) < 0) {
+		ret = zram_bvec_read(zram, &bv, index, offset, &bdr);
+		if (ret == -EAGAIN && bio_is_nowait(bio)) {
+			/* a REQ_NOWAIT read, declined (see zram_read_page()) */
+			bio->bi_status = BLK_STS_AGAIN;
+			break;
+		}
+		if (ret < 0) {
 			atomic64_inc(&zram->stats.failed_reads);
 			bio->bi_status = BLK_STS_IOERR;
 			break;
@@ -3122,6 +3282,10 @@ static void zram_submit_bio(struct bio *bio)
 		zram_bio_read(zram, bio);
 		break;
 	case REQ_OP_WRITE:
+		if (bio_is_nowait(bio)) {
+			bio_wouldblock_error(bio);
+			break;
+		}
 		zram_bio_write(zram, bio);
 		break;
 	case REQ_OP_DISCARD:
@@ -3142,28 +3306,48 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	zram = bdev->bd_disk->private_data;
 
 	atomic64_inc(&zram->stats.notify_free);
-	/*
-	 * A missed free leaks a page until it is overwritten; in a block it
-	 * would keep the whole block object: wait for the block's lock, which
-	 * is never held across anything that can sleep or take swap locks.
-	 */
-	if (zram_multi_pages(zram)) {
-		zram_slot_lock(zram, index);
-	} else if (!zram_slot_trylock(zram, index)) {
+	if (zram_slot_trylock(zram, index)) {
+		zram_free_page(zram, index);
+		zram_slot_unlock(zram, index);
+		return;
+	}
+
+	if (!zram_multi_pages(zram)) {
 		atomic64_inc(&zram->stats.miss_free);
 		return;
 	}
 
-	zram_free_page(zram, index);
-	zram_slot_unlock(zram, index);
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+	/*
+	 * Called under the swap device's lock: the block lock, held by a
+	 * reader or writer of any slot of the block (maybe across a block
+	 * decompression), must not be waited for. A missed free would keep
+	 * the page, and in a block the whole block object, until the slot is
+	 * written again: record it in the block's pending mask instead,
+	 * never in the slot's own flags, which the lock holder updates
+	 * non-atomically. The holder does it when unlocking, or, if it
+	 * already looked, the trylock below or the lock's next holder does
+	 * (see zram_slot_unlock() for the barrier pairing).
+	 */
+	set_bit(index & (zram_block_pages(zram) - 1),
+		&zram_block_of(zram, index)->pending);
+	/* Pairs with smp_mb() in zram_slot_unlock() */
+	smp_mb__after_atomic();
+	if (zram_slot_trylock(zram, index)) {
+		zram_slot_unlock(zram, index);
+		return;
+	}
+	/* left to the holder of the lock */
+	atomic64_inc(&zram->block_stats.deferred_frees);
+#endif
 }
 
 /*
- * A device that stores blocks gives the block size as its optimal I/O size:
- * swap-in then reads a whole block into small folios when it cannot have a
- * large one (swap_block_order()), rather than decompressing it once per
- * page. Set when the device is initialized and reset, with no I/O in
- * flight: the block size cannot change in between.
+ * The device's optimal I/O size is its block size while it stores blocks,
+ * so that a reader that cannot take a whole block (swap, when it cannot
+ * have the large folio) knows which pages to read together. Set when the
+ * device is initialized and reset, with no I/O in flight: the block size
+ * cannot change in between.
  */
 static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
 {
@@ -3441,7 +3625,8 @@ static int zram_add(void)
 		.max_write_zeroes_sectors	= UINT_MAX,
 #endif
 		.features			= BLK_FEAT_STABLE_WRITES |
-						  BLK_FEAT_SYNCHRONOUS,
+						  BLK_FEAT_SYNCHRONOUS |
+						  BLK_FEAT_NOWAIT,
 	};
 	struct zram *zram;
 	int ret, device_id;

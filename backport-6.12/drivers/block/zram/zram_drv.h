@@ -80,11 +80,15 @@ enum zram_pageflags {
 /*-- Data structures */
 
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-/* One per aligned block of slots (the device's block size); under its lock */
+/*
+ * One per aligned block of slots (the device's block size); under its lock,
+ * but for @pending, which is changed with atomics only
+ */
 struct zram_block {
 	unsigned long handle;	/* zsmalloc object of the whole block */
 	unsigned int size;	/* its compressed size */
 	unsigned int live;	/* bit i: slot i still holds its page */
+	unsigned long pending;	/* bit i: slot i was freed by swap, to do */
 	u64 gen;		/* this object's number in zram->block_gen */
 };
 
@@ -99,6 +103,7 @@ struct zram_block_stats {
 	atomic64_t same_blocks;		/* same-filled blocks, stored as pages */
 	atomic64_t huge_blocks;		/* incompressible blocks, as pages */
 	atomic64_t recompressed_blocks;	/* block objects recompress replaced */
+	atomic64_t deferred_frees;	/* slot frees left to the lock holder */
 };
 #endif
 
