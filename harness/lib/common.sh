@@ -232,32 +232,15 @@ tree_dir() { echo "$ZMP_WORK/t/$BASE_NAME/$1"; }
 # The overlaid files of tree KIND.
 tree_overlay() {
 	case $1 in
-	patched|noswapin) overlay_files ;;
+	patched) overlay_files ;;
 	esac
 }
 
-# noswapin_files DIR: the sparse tree with the series' swap-in patch (the
-# mail of series.conf's swapin-block-fallback) reverted, written to DIR:
-# the benchmark's reference for what that patch buys.
-noswapin_files() {
-	local dir=$1 out=$ZMP_WORK/series/$BASE_NAME/noswapin mail f nn
-	"$ZMP_HARNESS/bin/series" --out "$out" >/dev/null 2>&1 || die "writing the series failed"
-	nn=$(awk '$1 == "patch" && $3 == "swapin-block-fallback" { print $2 }' \
-		"$SERIES_DIR/series.conf")
-	[ -n "$nn" ] || die "series.conf has no patch swapin-block-fallback"
-	mail=$(ls "$out/$(printf '%04d' $((10#$nn)))"-*.patch)
-	while read -r f; do
-		mkdir -p "$dir/$(dirname "$f")"
-		cp "$(overlay_root)/$f" "$dir/$f"
-	done < <(overlay_files)
-	(cd "$dir" && git apply -R "$mail") || die "the swap-in patch does not revert"
-}
-
-# prepare_tree baseline|patched|noswapin: the base with the tree's overlay;
+# prepare_tree baseline|patched: the base with the tree's overlay;
 # prints the source directory.
 prepare_tree() {
 	local kind=$1 dst excl f from
-	case $kind in baseline|patched|noswapin) ;; *) die "unknown tree $kind" ;; esac
+	case $kind in baseline|patched) ;; *) die "unknown tree $kind" ;; esac
 	prepare_base
 	if [ "$kind" != baseline ]; then
 		has_overlay || die "base $BASE_NAME has no sparse tree yet: only 'baseline'"
@@ -266,10 +249,6 @@ prepare_tree() {
 	dst=$(tree_dir "$kind")/src
 	mkdir -p "$dst"
 	from=$(overlay_root)
-	if [ "$kind" = noswapin ]; then
-		from=$(mktemp -d)
-		noswapin_files "$from"
-	fi
 	excl=$(mktemp)
 	tree_overlay "$kind" | sed 's|^|/|' > "$excl"
 	rsync -a --delete --exclude-from="$excl" "$BASE_DIR/" "$dst/"
@@ -278,7 +257,6 @@ prepare_tree() {
 		mkdir -p "$dst/$(dirname "$f")"
 		cmp -s "$from/$f" "$dst/$f" || cp "$from/$f" "$dst/$f"
 	done < <(tree_overlay "$kind")
-	[ "$kind" = noswapin ] && rm -rf "$from"
 	echo "$dst"
 }
 

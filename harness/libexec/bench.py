@@ -52,9 +52,7 @@ def parse_args(argv):
     ap.add_argument("--fallback", action="store_true",
                     help="forced fallback: every large folio allocation at "
                     "swap-in fails (fail_page_alloc, order >= 2, the "
-                    "benchmark task only); with --kernel both and a series "
-                    "that has the swap-in patch (6.12), also runs the "
-                    "patched kernel without it (noswapin)")
+                    "benchmark task only)")
     ap.add_argument("--tile", action="store_true",
                     help="repeat the corpus until it fills --size, each copy "
                     "right after the last (a corpus whose length is not a "
@@ -121,7 +119,6 @@ def parse_args(argv):
                     help="seconds one guest may run (default 900)")
     ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
     ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--noswapin-kernel", help=argparse.SUPPRESS)
     ap.add_argument("--src", help=argparse.SUPPRESS)
     ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -381,10 +378,7 @@ PHONE_ROWS = (
 
 def ratios(kinds):
     """The (numerator, denominator) kinds of the ratio columns."""
-    pairs = [(k, "baseline") for k in kinds[1:] if kinds[0] == "baseline"]
-    if "noswapin" in kinds and "patched" in kinds:
-        pairs.append(("patched", "noswapin"))
-    return pairs
+    return [(k, "baseline") for k in kinds[1:] if kinds[0] == "baseline"]
 
 
 def table(summary, kinds, ref, a, corpus_name, rounds):
@@ -530,23 +524,9 @@ def plot(rounds, kinds, path, title):
     return True
 
 
-def series_has_swapin_patch():
-    """Whether the base's series has the swap-in patch (noswapin reverts it)."""
-    conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "series",
-                        os.environ.get("ZMP_BASE", ""), "series.conf")
-    try:
-        with open(conf) as f:
-            return any(line.split()[:1] == ["patch"] and
-                       line.split()[2:3] == ["swapin-block-fallback"] for line in f)
-    except OSError:
-        return False
-
-
 def main(argv):
     a = parse_args(argv)
     kinds = ["baseline", "patched"] if a.kernel == "both" else [a.kernel]
-    if a.fallback and a.kernel == "both" and series_has_swapin_patch():
-        kinds = ["baseline", "noswapin", "patched"]
     if a.validate:
         if a.corpus and not (os.path.isfile(a.corpus) and
                              os.access(a.corpus, os.R_OK)):
@@ -558,8 +538,7 @@ def main(argv):
         print(" ".join(k + ":" + (patched_variant(a) if k == "patched" else "guest")
                        for k in kinds))
         return 0
-    kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel,
-               "noswapin": a.noswapin_kernel}
+    kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel}
     for k in kinds:
         if not kernels[k] or not os.path.isfile(kernels[k]):
             fail("no %s kernel image (harness/bin/bench builds it)" % k)
