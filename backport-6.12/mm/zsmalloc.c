@@ -488,6 +488,13 @@ static void zs_zpool_destroy(void *pool)
 static int zs_zpool_malloc(void *pool, size_t size, gfp_t gfp,
 			unsigned long *handle)
 {
+	/*
+	 * zswap, zpool's user, compresses into a buffer of two pages and
+	 * stores a page that compressed to more than a page only if the
+	 * allocation succeeds: refuse it, as before multi-page classes.
+	 */
+	if (size > PAGE_SIZE)
+		return -ENOSPC;
 	*handle = zs_malloc(pool, size, gfp);
 
 	if (IS_ERR_VALUE(*handle))
