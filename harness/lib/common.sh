@@ -386,7 +386,10 @@ build_guest() {
 	debug|debug-ext) frags="$frags $ZMP_HARNESS/configs/debug.config" ;;
 	esac
 	case $variant in
-	ext|debug-ext) frags="$frags $ZMP_HARNESS/configs/ext.config" ;;
+	ext|debug-ext)
+		frags="$frags $ZMP_HARNESS/configs/ext.config"
+		[ ! -f "$ZMP_HARNESS/configs/ext-$BASE_NAME.config" ] ||
+			frags="$frags $ZMP_HARNESS/configs/ext-$BASE_NAME.config" ;;
 	esac
 	[ "$kind" = baseline ] || frags="$frags $ZMP_HARNESS/configs/patched.config"
 	# (not debug-ext: its baseline and patched kernels differ by the series)
