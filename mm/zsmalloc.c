@@ -597,8 +597,13 @@ static unsigned int zspage_pages_for(struct size_class *class,
 static unsigned int zspage_growth(struct size_class *class,
 				  unsigned int nr_pages, unsigned int objs)
 {
-	unsigned int pages = zspage_pages_for(class, objs) - nr_pages;
+	unsigned int pages;
 
+	/* Without multi-page classes, a zspage gets all its pages at once */
+	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+		return class->pages_per_zspage - nr_pages;
+
+	pages = zspage_pages_for(class, objs) - nr_pages;
 	if (class->size > PAGE_SIZE)
 		pages = max(pages, min_t(unsigned int, ZS_MULTI_PAGES_GROWTH,
 					 class->pages_per_zspage - nr_pages));
@@ -726,11 +731,15 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	unsigned long total_freeable = 0;
 	unsigned long inuse_totals[NR_FULLNESS_GROUPS] = {0, };
 
-	seq_printf(s, " %5s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %13s %10s %10s %16s %8s %15s\n",
+	seq_printf(s, " %5s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %13s %10s %10s %16s %8s",
 		   "class", "size", "10%", "20%", "30%", "40%",
 		   "50%", "60%", "70%", "80%", "90%", "99%", "100%",
 		   "obj_allocated", "obj_used", "pages_used",
-		   "pages_per_zspage", "freeable", "objs_per_zspage");
+		   "pages_per_zspage", "freeable");
+	/* multi-page classes hold few objects a zspage: show how many */
+	if (IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+		seq_printf(s, " %15s", "objs_per_zspage");
+	seq_putc(s, '\n');
 
 	for (i = 0; i < ZS_SIZE_CLASSES; i++) {
 
@@ -753,10 +762,12 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 		freeable = zs_can_compact(class);
 		spin_unlock(&class->lock);
 
-		seq_printf(s, "%13lu %10lu %10lu %16d %8lu %15d\n",
+		seq_printf(s, "%13lu %10lu %10lu %16d %8lu",
 			   obj_allocated, obj_used, pages_used,
-			   class->pages_per_zspage, freeable,
-			   class->objs_per_zspage);
+			   class->pages_per_zspage, freeable);
+		if (IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+			seq_printf(s, " %15d", class->objs_per_zspage);
+		seq_putc(s, '\n');
 
 		total_objs += obj_allocated;
 		total_used_objs += obj_used;
@@ -772,9 +783,11 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	seq_printf(s, "%13lu %10lu %10lu %16s %8lu\n",
 		   total_objs, total_used_objs, total_pages, "",
 		   total_freeable);
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 	seq_printf(s, "\n pages_compacted %lu objs_moved %lu\n",
 		   atomic_long_read(&pool->stats.pages_compacted),
 		   atomic_long_read(&pool->stats.objs_moved));
+#endif
 
 	return 0;
 }
@@ -1301,6 +1314,9 @@ static void obj_copy_pages(struct zpdesc *zpdesc, unsigned long off,
  *  - with KMSAN every page has its metadata apart from its neighbours', and
  *    an access may not cross pages at all;
  *  - with CONFIG_HIGHMEM the pages need not be mapped.
+ *
+ * Only pools with multi-page classes read in place: without them, objects
+ * that span two pages are copied as they always were.
  */
 static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
 			     size_t len)
@@ -1310,7 +1326,8 @@ static void *obj_contig_addr(struct zpdesc *zpdesc, unsigned long off,
 	unsigned int i, nr;
 	u8 tag;
 
-	if (IS_ENABLED(CONFIG_HIGHMEM) || IS_ENABLED(CONFIG_KMSAN))
+	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES) ||
+	    IS_ENABLED(CONFIG_HIGHMEM) || IS_ENABLED(CONFIG_KMSAN))
 		return NULL;
 
 	if (off >= PAGE_SIZE) {
@@ -1607,6 +1624,7 @@ EXPORT_SYMBOL_GPL(zs_huge_class_size);
  *
  * Return: the size in bytes, or 0 without multi-page classes.
  */
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 size_t zs_multi_pages_huge_class_size(struct zs_pool *pool)
 {
 	return multi_pages_huge_class_size;
@@ -1667,6 +1685,7 @@ size_t zs_max_alloc_size(struct zs_pool *pool)
 	return ZS_MAX_OBJ_SIZE;
 }
 EXPORT_SYMBOL_GPL(zs_max_alloc_size);
+#endif
 
 #if IS_ENABLED(CONFIG_ZSMALLOC_KUNIT_TEST)
 /*
@@ -2606,7 +2625,9 @@ static unsigned long __zs_compact(struct zs_pool *pool,
 
 	spin_unlock(&class->lock);
 	write_unlock(&pool->lock);
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 	atomic_long_add(objs_moved, &pool->stats.objs_moved);
+#endif
 
 	return pages_freed;
 }

@@ -33,9 +33,7 @@ phone_swap_on()
 		echo 0 > /sys/block/zram1/multi_pages || return 1
 	fi
 	echo "$DISKSIZE" > /sys/block/zram1/disksize && echo 1 > $Z/reset || return 1
-	if [ -n "$block" ] && [ -e $Z/block_size ]; then
-		echo "$block" > $Z/block_size || return 1
-	fi
+	zram_blocks zram0 $block || return 1
 	echo lz4 > $Z/comp_algorithm && echo "algo=zstd priority=1" > $Z/recomp_algorithm &&
 		echo /dev/zram1 > $Z/backing_dev || return 1
 	if [ "$PHONE" = compressed ]; then

@@ -70,17 +70,25 @@ block_swap_on()
 	zram_swap_on zram0 "$1" "$2"
 }
 
+# zram_blocks DEV [BLOCK_BYTES]: DEV, not initialised, stores blocks of
+# that size (four pages by default, the size multi_pages selects) where
+# the kernel has block_size. A new device stores pages until told
+# (CONFIG_ZRAM_DEF_BLOCK_ORDER=0), and a reset keeps the size it had.
+zram_blocks()
+{
+	[ -e /sys/block/$1/block_size ] || return 0
+	echo "${2:-$((BLOCK_KB * 1024))}" > /sys/block/$1/block_size
+}
+
 # zram_swap_on DEV ALGO DISKSIZE [BLOCK_BYTES [LEVEL]]: a fresh zram swap
-# device (with that block_size, where the kernel has the attribute, and
-# that algorithm level through algorithm_params).
+# device (with that block_size, four pages if not given, where the kernel
+# has the attribute, and that algorithm level through algorithm_params).
 zram_swap_on()
 {
 	local dev=$1 algo=$2 size=$3 block=$4 level=$5
 	[ -e /sys/block/$dev ] || cat /sys/class/zram-control/hot_add > /dev/null
 	echo 1 > /sys/block/$dev/reset || return 1
-	if [ -n "$block" ] && [ -e /sys/block/$dev/block_size ]; then
-		echo "$block" > /sys/block/$dev/block_size || return 1
-	fi
+	zram_blocks $dev $block || return 1
 	echo "$algo" > /sys/block/$dev/comp_algorithm || return 1
 	if [ -n "$level" ]; then
 		echo "algo=$algo level=$level" > /sys/block/$dev/algorithm_params ||

@@ -96,8 +96,9 @@ def parse_args(argv):
                     "e.g. 16,64: a fault takes the largest it can have)")
     ap.add_argument("--block-size", type=int, metavar="KiB",
                     help="the patched zram device's block_size (default: "
-                    "the device's default, 16); above 16 the patched "
-                    "kernel is built with ZSMALLOC_MULTI_PAGES_ORDER 4 "
+                    "16, which the guest sets: new devices store pages); "
+                    "above 16 the patched kernel is built with "
+                    "ZSMALLOC_MULTI_PAGES_ORDER 4 "
                     "(largest block 64 KiB)")
     ap.add_argument("--level", type=int, metavar="N",
                     help="the patched zram device's compression level "

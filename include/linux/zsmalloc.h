@@ -15,12 +15,15 @@
 #define _ZS_MALLOC_H_
 
 #include <linux/types.h>
+#include <asm/page.h>
 
 struct zs_pool_stats {
 	/* How many pages were migrated (freed) */
 	atomic_long_t pages_compacted;
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 	/* How many objects compaction moved to free them */
 	atomic_long_t objs_moved;
+#endif
 };
 
 struct zs_pool;
@@ -34,9 +37,26 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t flags,
 void zs_free(struct zs_pool *pool, unsigned long obj);
 
 size_t zs_huge_class_size(struct zs_pool *pool);
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 size_t zs_multi_pages_huge_class_size(struct zs_pool *pool);
 size_t zs_block_huge_size(struct zs_pool *pool, size_t block);
 size_t zs_max_alloc_size(struct zs_pool *pool);
+#else
+static inline size_t zs_multi_pages_huge_class_size(struct zs_pool *pool)
+{
+	return 0;
+}
+
+static inline size_t zs_block_huge_size(struct zs_pool *pool, size_t block)
+{
+	return 0;
+}
+
+static inline size_t zs_max_alloc_size(struct zs_pool *pool)
+{
+	return PAGE_SIZE;
+}
+#endif
 
 unsigned long zs_get_total_pages(struct zs_pool *pool);
 unsigned long zs_compact(struct zs_pool *pool);
