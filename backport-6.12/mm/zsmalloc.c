@@ -628,8 +628,13 @@ static unsigned int zspage_pages_for(struct size_class *class,
 static unsigned int zspage_growth(struct size_class *class,
 				  unsigned int nr_pages, unsigned int objs)
 {
-	unsigned int pages = zspage_pages_for(class, objs) - nr_pages;
+	unsigned int pages;
 
+	/* Without multi-page classes, a zspage gets all its pages at once */
+	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+		return class->pages_per_zspage - nr_pages;
+
+	pages = zspage_pages_for(class, objs) - nr_pages;
 	if (class->size > PAGE_SIZE)
 		pages = max(pages, min_t(unsigned int, ZS_MULTI_PAGES_GROWTH,
 					 class->pages_per_zspage - nr_pages));
@@ -755,11 +760,15 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	unsigned long total_freeable = 0;
 	unsigned long inuse_totals[NR_FULLNESS_GROUPS] = {0, };
 
-	seq_printf(s, " %5s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %13s %10s %10s %16s %8s %15s\n",
+	seq_printf(s, " %5s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %13s %10s %10s %16s %8s",
 		   "class", "size", "10%", "20%", "30%", "40%",
 		   "50%", "60%", "70%", "80%", "90%", "99%", "100%",
 		   "obj_allocated", "obj_used", "pages_used",
-		   "pages_per_zspage", "freeable", "objs_per_zspage");
+		   "pages_per_zspage", "freeable");
+	/* multi-page classes hold few objects a zspage: show how many */
+	if (IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+		seq_printf(s, " %15s", "objs_per_zspage");
+	seq_putc(s, '\n');
 
 	for (i = 0; i < ZS_SIZE_CLASSES; i++) {
 
@@ -782,10 +791,12 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 		freeable = zs_can_compact(class);
 		spin_unlock(&class->lock);
 
-		seq_printf(s, "%13lu %10lu %10lu %16d %8lu %15d\n",
+		seq_printf(s, "%13lu %10lu %10lu %16d %8lu",
 			   obj_allocated, obj_used, pages_used,
-			   class->pages_per_zspage, freeable,
-			   class->objs_per_zspage);
+			   class->pages_per_zspage, freeable);
+		if (IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+			seq_printf(s, " %15d", class->objs_per_zspage);
+		seq_putc(s, '\n');
 
 		total_objs += obj_allocated;
 		total_used_objs += obj_used;
@@ -802,9 +813,11 @@ static int zs_stats_size_show(struct seq_file *s, void *v)
 	seq_printf(s, "%13lu %10lu %10lu %16s %8lu\n",
 		   total_objs, total_used_objs, total_pages, "",
 		   total_freeable);
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 	seq_printf(s, "\n pages_compacted %lu objs_moved %lu\n",
 		   atomic_long_read(&pool->stats.pages_compacted),
 		   atomic_long_read(&pool->objs_moved));
+#endif
 
 	return 0;
 }
@@ -1314,6 +1327,9 @@ static void zs_copy_object(struct page *page, int off, char *buf, int size,
  *  - with KMSAN every page has its metadata apart from its neighbours', and
  *    an access may not cross pages at all;
  *  - with CONFIG_HIGHMEM the pages need not be mapped.
+ *
+ * Only pools with multi-page classes map in place: without them, objects
+ * that span two pages go through the per-CPU area as they always did.
  */
 static void *obj_contig_addr(struct page *page, int off, int size)
 {
@@ -1322,7 +1338,8 @@ static void *obj_contig_addr(struct page *page, int off, int size)
 	unsigned int i, nr;
 	u8 tag;
 
-	if (IS_ENABLED(CONFIG_HIGHMEM) || IS_ENABLED(CONFIG_KMSAN))
+	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES) ||
+	    IS_ENABLED(CONFIG_HIGHMEM) || IS_ENABLED(CONFIG_KMSAN))
 		return NULL;
 
 	pfn = page_to_pfn(page);
@@ -1630,6 +1647,7 @@ void zs_test_hold_growth(struct zs_pool *pool, size_t size, bool hold)
 EXPORT_SYMBOL_IF_KUNIT(zs_test_hold_growth);
 #endif
 
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 /**
  * zs_max_alloc_size() - Returns the largest object size zs_malloc() accepts.
  * @pool: zsmalloc pool to use
@@ -1703,6 +1721,7 @@ size_t zs_block_huge_size(struct zs_pool *pool, size_t block)
 	return size + 1 - ZS_HANDLE_SIZE;
 }
 EXPORT_SYMBOL_GPL(zs_block_huge_size);
+#endif
 
 static unsigned long obj_malloc(struct zs_pool *pool,
 				struct zspage *zspage, unsigned long handle)

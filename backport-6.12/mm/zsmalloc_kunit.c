@@ -93,7 +93,8 @@ struct zs_test_set {
 #define ZS_TEST_MAX_OBJ_PAGES	((1 << ZS_TEST_MULTI_ORDER) + 2)
 
 /* Whether zs_map_object() may map any object spanning pages in place */
-#define ZS_TEST_IN_PLACE	(!IS_ENABLED(CONFIG_HIGHMEM) && \
+#define ZS_TEST_IN_PLACE	(IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES) && \
+				 !IS_ENABLED(CONFIG_HIGHMEM) && \
 				 !IS_ENABLED(CONFIG_KMSAN))
 
 /* Largest object zs_malloc() accepts */
@@ -892,6 +893,8 @@ static unsigned int zs_test_zspage_pages(const struct zs_test_class *c,
 {
 	unsigned int pages = 0, capacity = 0, need;
 
+	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+		return objs ? c->pages_per_zspage : 0;
 	while (capacity < objs) {
 		need = DIV_ROUND_UP((capacity + 1) * c->size, PAGE_SIZE) - pages;
 		if (c->size > PAGE_SIZE)

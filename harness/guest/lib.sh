@@ -81,14 +81,16 @@ zram_blocks()
 }
 
 # zram_swap_on DEV ALGO DISKSIZE [BLOCK_BYTES [LEVEL]]: a fresh zram swap
-# device (with that block_size, four pages if not given, where the kernel
-# has the attribute, and that algorithm level through algorithm_params).
+# device (with that block_size where the kernel has the attribute, else
+# the one it had, and that algorithm level through algorithm_params).
 zram_swap_on()
 {
 	local dev=$1 algo=$2 size=$3 block=$4 level=$5
 	[ -e /sys/block/$dev ] || cat /sys/class/zram-control/hot_add > /dev/null
 	echo 1 > /sys/block/$dev/reset || return 1
-	zram_blocks $dev $block || return 1
+	if [ -n "$block" ]; then
+		zram_blocks $dev $block || return 1
+	fi
 	echo "$algo" > /sys/block/$dev/comp_algorithm || return 1
 	if [ -n "$level" ]; then
 		echo "algo=$algo level=$level" > /sys/block/$dev/algorithm_params ||

@@ -195,7 +195,7 @@ def run_round(a, kind, kernel, img, rnd):
     initrd = os.path.join(guest.WORK, "initramfs-bench.cpio.gz")
     conf = {"MODE": "bench", "ALGO": a.algo, "SIZE": a.size, "ROUNDS": 1,
             "MTHP_KB": " ".join(str(s) for s in a.mthp_sizes) or 0,
-            "ZRAM_BLOCK_KB": a.block_size or 0,
+            "ZRAM_BLOCK_KB": block_kb(a),
             "ZRAM_LEVEL": 0 if kind == "baseline" and not a.level_both
                           else (a.level or 0),
             "FAIL_SWAPIN": int(a.fallback),

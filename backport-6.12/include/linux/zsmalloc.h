@@ -15,6 +15,7 @@
 #define _ZS_MALLOC_H_
 
 #include <linux/types.h>
+#include <asm/page.h>
 
 /*
  * zsmalloc mapping modes
@@ -47,9 +48,26 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t flags);
 void zs_free(struct zs_pool *pool, unsigned long obj);
 
 size_t zs_huge_class_size(struct zs_pool *pool);
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 size_t zs_multi_pages_huge_class_size(struct zs_pool *pool);
 size_t zs_max_alloc_size(struct zs_pool *pool);
 size_t zs_block_huge_size(struct zs_pool *pool, size_t block);
+#else
+static inline size_t zs_multi_pages_huge_class_size(struct zs_pool *pool)
+{
+	return 0;
+}
+
+static inline size_t zs_max_alloc_size(struct zs_pool *pool)
+{
+	return PAGE_SIZE;
+}
+
+static inline size_t zs_block_huge_size(struct zs_pool *pool, size_t block)
+{
+	return 0;
+}
+#endif
 
 void *zs_map_object(struct zs_pool *pool, unsigned long handle,
 			enum zs_mapmode mm);

@@ -318,12 +318,14 @@ static void zram_accessed(struct zram *zram, u32 index)
 }
 
 /*
- * zram takes REQ_NOWAIT reads (BLK_FEAT_NOWAIT): it serves them from memory
- * and ends them with BLK_STS_AGAIN where they would wait, for the backing
- * device, for memory (a page read in part) or for a slot lock that another
- * path holds; the submitter may read again without the flag. Such a read
- * may still wait for a CPU's compression stream. zram takes no REQ_NOWAIT
- * write: storing data may reclaim.
+ * A device that stores blocks for swap (zram_set_io_opt()) takes REQ_NOWAIT
+ * reads (BLK_FEAT_NOWAIT), for swap's fill of a block: it serves them from
+ * memory and ends them with BLK_STS_AGAIN where they would wait, for the
+ * backing device, for memory (a page read in part) or for a slot lock that
+ * another path holds; the submitter may read again without the flag. Such
+ * a read may still wait for a CPU's compression stream. zram takes no
+ * REQ_NOWAIT write, discard or write of zeroes: storing data may reclaim,
+ * and freeing it waits for slot locks.
  */
 static bool bio_is_nowait(struct bio *bio)
 {
@@ -472,7 +474,8 @@ static ssize_t mem_limit_store(struct device *dev,
 	u64 limit;
 	struct zram *zram = dev_to_zram(dev);
 
-	if (zram_parse_size(buf, &limit))
+	/* PAGE_ALIGN() must not wrap */
+	if (zram_parse_size(buf, &limit) || limit > U64_MAX - PAGE_SIZE + 1)
 		return -EINVAL;
 
 	down_write(&zram->init_lock);
@@ -1158,6 +1161,14 @@ static void zram_debugfs_destroy(void)
 	debugfs_remove_recursive(zram_debugfs_root);
 }
 
+/* The last column of block_state, which only devices that store blocks show */
+static const char *block_state_flag(struct zram *zram, u32 index)
+{
+	if (!zram_multi_pages(zram))
+		return "";
+	return zram_in_block(zram, index) ? "b" : ".";
+}
+
 static ssize_t read_block_state(struct file *file, char __user *buf,
 				size_t count, loff_t *ppos)
 {
@@ -1189,7 +1200,7 @@ static ssize_t read_block_state(struct file *file, char __user *buf,
 
 		ts = ktime_to_timespec64(zram->table[index].ac_time);
 		copied = snprintf(kbuf + written, count,
-			"%12zd %12lld.%06lu %c%c%c%c%c%c%c\n",
+			"%12zd %12lld.%06lu %c%c%c%c%c%c%s\n",
 			index, (s64)ts.tv_sec,
 			ts.tv_nsec / NSEC_PER_USEC,
 			zram_test_flag(zram, index, ZRAM_SAME) ? 's' : '.',
@@ -1199,7 +1210,7 @@ static ssize_t read_block_state(struct file *file, char __user *buf,
 			zram_get_priority(zram, index) ? 'r' : '.',
 			zram_test_flag(zram, index,
 				       ZRAM_INCOMPRESSIBLE) ? 'n' : '.',
-			zram_in_block(zram, index) ? 'b' : '.');
+			block_state_flag(zram, index));
 
 		if (count <= copied) {
 			zram_slot_unlock(zram, index);
@@ -1666,7 +1677,7 @@ static ssize_t multi_pages_store(struct device *dev,
 		pr_info("Cannot change multi_pages for initialized device\n");
 		return -EBUSY;
 	}
-	zram->block_order = val ? ZRAM_DEF_BLOCK_ORDER : 0;
+	zram->block_order = val ? ZRAM_MULTI_PAGES_ON_ORDER : 0;
 	up_write(&zram->init_lock);
 
 	return len;
@@ -3277,15 +3288,16 @@ static void zram_submit_bio(struct bio *bio)
 {
 	struct zram *zram = bio->bi_bdev->bd_disk->private_data;
 
+	if (bio_op(bio) != REQ_OP_READ && bio_is_nowait(bio)) {
+		bio_wouldblock_error(bio);
+		return;
+	}
+
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 		zram_bio_read(zram, bio);
 		break;
 	case REQ_OP_WRITE:
-		if (bio_is_nowait(bio)) {
-			bio_wouldblock_error(bio);
-			break;
-		}
 		zram_bio_write(zram, bio);
 		break;
 	case REQ_OP_DISCARD:
@@ -3342,24 +3354,54 @@ static void zram_slot_free_notify(struct block_device *bdev,
 #endif
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
 /*
  * The device's optimal I/O size is its block size while it stores blocks,
  * so that a reader that cannot take a whole block (swap, when it cannot
- * have the large folio) knows which pages to read together. Set when the
- * device is initialized and reset, with no I/O in flight: the block size
- * cannot change in between.
+ * have the large folio) knows which pages to read together, and the device
+ * takes the REQ_NOWAIT reads of that fill (bio_is_nowait()). Without
+ * THP_SWAP, swap writes no large folio and finds no block to read: the
+ * device keeps a page. Set when the device is initialized and reset, with
+ * no I/O in flight: the block size cannot change in between.
+ *
+ * A larger io_opt raises the read-ahead to two of it, and nothing lowers it
+ * again (blk_apply_bdi_limits()): a reset gives back the read-ahead of
+ * before, unless it was changed in between (read_ahead_kb).
  */
 static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
 {
+	struct backing_dev_info *bdi = zram->disk->bdi;
+	struct request_queue *q = zram->disk->queue;
 	struct queue_limits lim;
+	unsigned long ra_pages;
 
-	if (queue_io_opt(zram->disk->queue) == io_opt)
+	if (!IS_ENABLED(CONFIG_THP_SWAP))
+		io_opt = PAGE_SIZE;
+	if (queue_io_opt(q) == io_opt)
 		return;
-	lim = queue_limits_start_update(zram->disk->queue);
+	lim = queue_limits_start_update(q);
 	lim.io_opt = io_opt;
-	if (queue_limits_commit_update(zram->disk->queue, &lim))
+	if (io_opt > PAGE_SIZE)
+		lim.features |= BLK_FEAT_NOWAIT;
+	else
+		lim.features &= ~BLK_FEAT_NOWAIT;
+	ra_pages = READ_ONCE(bdi->ra_pages);
+	if (io_opt == PAGE_SIZE && ra_pages == zram->raised_ra_pages)
+		WRITE_ONCE(bdi->ra_pages, zram->ra_pages);
+	if (queue_limits_commit_update(q, &lim)) {
 		pr_warn("Cannot set the optimal I/O size to %u\n", io_opt);
+		return;
+	}
+	if (io_opt > PAGE_SIZE) {
+		zram->ra_pages = ra_pages;
+		zram->raised_ra_pages = READ_ONCE(bdi->ra_pages);
+	}
 }
+#else
+static inline void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
+{
+}
+#endif
 
 static void zram_comp_params_reset(struct zram *zram)
 {
@@ -3625,8 +3667,7 @@ static int zram_add(void)
 		.max_write_zeroes_sectors	= UINT_MAX,
 #endif
 		.features			= BLK_FEAT_STABLE_WRITES |
-						  BLK_FEAT_SYNCHRONOUS |
-						  BLK_FEAT_NOWAIT,
+						  BLK_FEAT_SYNCHRONOUS,
 	};
 	struct zram *zram;
 	int ret, device_id;
@@ -3665,7 +3706,7 @@ static int zram_add(void)
 	zram_comp_params_reset(zram);
 	comp_algorithm_set(zram, ZRAM_PRIMARY_COMP, default_compressor);
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	zram->block_order = ZRAM_DEF_BLOCK_ORDER;
+	zram->block_order = CONFIG_ZRAM_DEF_BLOCK_ORDER;
 #endif
 
 	/* Actual capacity set using sysfs (/sys/block/zram<id>/disksize */

@@ -32,13 +32,14 @@
  * With CONFIG_ZRAM_MULTI_PAGES, a device may store each aligned block of
  * pages that a large folio writes at once as one compressed object (see
  * "Multi-page blocks" in zram_drv.c). Each device has its block size, of
- * up to the largest object zsmalloc takes; new devices start with 16 KiB
- * blocks (on 4 KiB pages), the mTHP size phones swap, or the largest if
- * that is smaller.
+ * up to the largest object zsmalloc takes. New devices start with
+ * CONFIG_ZRAM_DEF_BLOCK_ORDER (0: pages, as without the option); setting
+ * multi_pages selects 16 KiB blocks (on 4 KiB pages), the mTHP size phones
+ * swap, or the largest if that is smaller.
  */
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 #define ZRAM_MAX_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
-#define ZRAM_DEF_BLOCK_ORDER	MIN(ZRAM_MAX_BLOCK_ORDER, 2)
+#define ZRAM_MULTI_PAGES_ON_ORDER	MIN(ZRAM_MAX_BLOCK_ORDER, 2)
 #else
 #define ZRAM_MAX_BLOCK_ORDER	0
 #endif
@@ -193,6 +194,8 @@ struct zram {
 	/* numbers the block objects stored, so a stream buffer can tell them */
 	atomic64_t block_gen;
 	struct zram_block_stats block_stats;
+	/* the read-ahead before io_opt raised it, and what it raised it to */
+	unsigned long ra_pages, raised_ra_pages;
 #endif
 };
 #endif
