@@ -1611,6 +1611,7 @@ size_t zs_huge_class_size(struct zs_pool *pool)
 }
 EXPORT_SYMBOL_GPL(zs_huge_class_size);
 
+#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 /**
  * zs_multi_pages_huge_class_size() - Returns the size from which an object
  *                                    costs a whole multi-page block.
@@ -1622,9 +1623,8 @@ EXPORT_SYMBOL_GPL(zs_huge_class_size);
  *
  * Context: Any context.
  *
- * Return: the size in bytes, or 0 without multi-page classes.
+ * Return: the size in bytes.
  */
-#ifdef CONFIG_ZSMALLOC_MULTI_PAGES
 size_t zs_multi_pages_huge_class_size(struct zs_pool *pool)
 {
 	return multi_pages_huge_class_size;
@@ -1673,8 +1673,9 @@ EXPORT_SYMBOL_GPL(zs_block_huge_size);
  * zs_max_alloc_size() - Returns the largest object size zs_malloc() accepts.
  * @pool: zsmalloc pool to use
  *
- * PAGE_SIZE, or with CONFIG_ZSMALLOC_MULTI_PAGES a multi-page block
- * (PAGE_SIZE << CONFIG_ZSMALLOC_MULTI_PAGES_ORDER) less the inline handle.
+ * A multi-page block (PAGE_SIZE << CONFIG_ZSMALLOC_MULTI_PAGES_ORDER) less
+ * the inline handle; without multi-page classes, an inline stub gives
+ * PAGE_SIZE.
  *
  * Context: Any context.
  *
