@@ -1652,8 +1652,9 @@ EXPORT_SYMBOL_IF_KUNIT(zs_test_hold_growth);
  * zs_max_alloc_size() - Returns the largest object size zs_malloc() accepts.
  * @pool: zsmalloc pool to use
  *
- * PAGE_SIZE, or with CONFIG_ZSMALLOC_MULTI_PAGES a multi-page block
- * (PAGE_SIZE << CONFIG_ZSMALLOC_MULTI_PAGES_ORDER) less the inline handle.
+ * A multi-page block (PAGE_SIZE << CONFIG_ZSMALLOC_MULTI_PAGES_ORDER) less
+ * the inline handle; without multi-page classes, an inline stub gives
+ * PAGE_SIZE.
  *
  * Context: Any context.
  *
@@ -1676,7 +1677,7 @@ EXPORT_SYMBOL_GPL(zs_max_alloc_size);
  *
  * Context: Any context.
  *
- * Return: the size in bytes, or 0 without multi-page classes.
+ * Return: the size in bytes.
  */
 size_t zs_multi_pages_huge_class_size(struct zs_pool *pool)
 {
