@@ -12,6 +12,9 @@
 # idle memory (priority 1) and idle writeback to a backing device (zram1,
 # with compressed_writeback for "compressed") between swap-out and swap-in;
 # ZMP_PHONE lines give mm_stat and bd_stat after each step.
+# BESIDE=1: zstd recompression of idle memory (priority 1) runs in a loop
+# beside swapbench, from before its swap-out to after its swap-in; a
+# ZMP_BESIDE line gives the passes it made.
 . /zmp/lib.sh
 Z=/sys/block/zram0
 # phone_stat STAGE: a ZMP_PHONE line with mm_stat and bd_stat as they are
@@ -42,6 +45,16 @@ phone_swap_on()
 	echo "$DISKSIZE" > $Z/disksize && mkswap /dev/zram0 > /dev/null &&
 		swapon /dev/zram0
 }
+# beside_swap_on: zram0 as swap with zstd as its recompression algorithm
+beside_swap_on()
+{
+	echo 1 > $Z/reset || return 1
+	zram_blocks zram0 $block || return 1
+	echo "$ALGO" > $Z/comp_algorithm &&
+		echo "algo=zstd priority=1" > $Z/recomp_algorithm &&
+		echo "$DISKSIZE" > $Z/disksize && mkswap /dev/zram0 > /dev/null &&
+		swapon /dev/zram0
+}
 for s in $MTHP_KB; do
 	if [ "$s" != 0 ] && [ ! -e "$THP/hugepages-${s}kB" ]; then
 		echo "ZMP_ERROR no $s KiB mTHP on this kernel"
@@ -67,6 +80,8 @@ stat recompressed
 echo all > $Z/idle && echo idle > $Z/writeback || exit 1
 stat written_back
 EOF
+elif [ "${BESIDE:-0}" = 1 ]; then
+	beside_swap_on || { echo "ZMP_ERROR recompression setup failed"; exit 1; }
 elif ! zram_swap_on zram0 "$ALGO" "$DISKSIZE" "$block" "$level"; then
 	echo "ZMP_ERROR zram setup failed (algorithm '$ALGO', block size '$block')"
 	exit 1
@@ -86,6 +101,20 @@ extra=
 [ "${COMPACT:-0}" = 1 ] && extra="$extra --compact"
 [ "${WRITERS:-1}" != 1 ] && extra="$extra --writers $WRITERS"
 [ "${PROFILE_MARK:-0}" = 1 ] && extra="$extra --mark"
+if [ "${BESIDE:-0}" = 1 ]; then
+	rm -f /tmp/beside.stop
+	echo 0 > /tmp/beside.n
+	(
+		n=0
+		while [ ! -e /tmp/beside.stop ]; do
+			echo all > $Z/idle
+			echo "type=idle priority=1" > $Z/recompress 2> /dev/null
+			n=$((n + 1))
+			echo $n > /tmp/beside.n
+		done
+	) &
+	beside=$!
+fi
 if [ -n "${PHONE:-}" ]; then
 	swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra \
 		--between "sh /tmp/phone.sh"
@@ -94,6 +123,11 @@ if [ -n "${PHONE:-}" ]; then
 else
 	swapbench --corpus /dev/vda --size "$SIZE" --rounds "$ROUNDS" $fail $extra
 	rc=$?
+fi
+if [ "${BESIDE:-0}" = 1 ]; then
+	touch /tmp/beside.stop
+	wait $beside
+	echo "ZMP_BESIDE {\"passes\": $(cat /tmp/beside.n)}"
 fi
 # compaction (kcompactd's proactive runs included) during the run
 grep -E '^(compact_|kcompactd_)' /proc/vmstat | sed 's/^/ZMP_VMSTAT /'

@@ -25,6 +25,7 @@ ROUND_PREFIX = "ZMP_ROUND "
 LATENCY_PREFIX = "ZMP_LATENCY "
 CONF_PREFIX = "ZMP_CONF "
 PHONE_PREFIX = "ZMP_PHONE "
+BESIDE_PREFIX = "ZMP_BESIDE "
 # the phone profile's steps, as bench.sh reports them
 PHONE_STAGES = ("recompressed", "written_back", "swapped_in")
 LATENCY_KEYS = ("faults", "p50_us", "p90_us", "p99_us", "max_us", "mean_us")
@@ -114,6 +115,10 @@ def parse_args(argv):
                     "with compressed_writeback. Reports memory after "
                     "recompression, bytes written to and read from the "
                     "backing device, and swap-in after writeback")
+    ap.add_argument("--recompress-beside", action="store_true",
+                    help="zstd recompression of idle memory (priority 1) in "
+                    "a loop beside the swap traffic, from before swap-out to "
+                    "after swap-in; implies --latency")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=900,
@@ -158,6 +163,11 @@ def parse_args(argv):
         a.algo = "lz4"
     if a.phone and (a.fallback or a.latency or a.writers != 1):
         ap.error("--phone: not with --fallback, --latency or --writers")
+    if a.recompress_beside:
+        if a.phone or a.level is not None or a.fallback:
+            ap.error("--recompress-beside: not with --phone, --level or "
+                     "--fallback")
+        a.latency = True
     if a.level_both and a.level is None:
         ap.error("--level-both needs --level")
     if a.no_mthp:
@@ -201,6 +211,7 @@ def run_round(a, kind, kernel, img, rnd):
             "FAIL_SWAPIN": int(a.fallback),
             "LATENCY": int(a.latency), "COMPACT": int(a.compact),
             "WRITERS": a.writers, "PHONE": a.phone or "",
+            "BESIDE": int(a.recompress_beside),
             "PROFILE_MARK": int(a.profile_swapin),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
@@ -255,6 +266,13 @@ def run_round(a, kind, kernel, img, rnd):
             fail("%s: the phone profile did not report every step "
                  "(console: %s)" % (label, logfile))
         r["phone"] = phone
+    if a.recompress_beside:
+        beside = [json.loads(l[len(BESIDE_PREFIX):]) for l in text.splitlines()
+                  if l.startswith(BESIDE_PREFIX)]
+        if not beside or not beside[0]["passes"]:
+            fail("%s: no recompression pass beside the run (console: %s)"
+                 % (label, logfile))
+        r["beside_passes"] = beside[0]["passes"]
     lat = [json.loads(l[len(LATENCY_PREFIX):]) for l in text.splitlines()
            if l.startswith(LATENCY_PREFIX)]
     if a.latency:
@@ -318,6 +336,8 @@ def summarize(rounds):
             s["latency_" + order] = {
                 k: max(x[k] for x in lat) if k == "max_us" else
                 mean([x[k] for x in lat]) for k in LATENCY_KEYS}
+    if all("beside_passes" in r for r in rounds):
+        s["beside_passes"] = mean([r["beside_passes"] for r in rounds])
     if all("phone" in r for r in rounds):
         # mm_stat: compr_data_size, mem_used_total are its 2nd and 3rd;
         # bd_stat: pages stored, read and written (PAGE_SIZE each)
@@ -399,6 +419,9 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
 
     for title, key, fmt in ROWS:
         row(title, [summary[k][key] for k in kinds], fmt)
+    if all("beside_passes" in summary[k] for k in kinds):
+        row("recompression passes beside the swap traffic",
+            [summary[k]["beside_passes"] for k in kinds], "%.1f")
     if all("phone_wb_bytes" in summary[k] for k in kinds):
         for title, key in PHONE_ROWS:
             row(title, [summary[k][key] for k in kinds], "%.0f")
@@ -441,6 +464,10 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
                 "(%s); percentiles over those faults, averaged over the "
                 "rounds" % ("instruction clock: 1 us = 1000 guest "
                             "instructions" if a.icount else "host clock")]
+    if a.recompress_beside:
+        out += ["", "recompression beside: echo all > idle and type=idle "
+                "priority=1 (zstd) > recompress, over and over, on the other "
+                "vCPU from before swap-out to after the latency passes"]
     if a.compact:
         out += ["", "memory compacted between swap-out and swap-in of every "
                 "round (/proc/sys/vm/compact_memory, untimed)"]
@@ -589,6 +616,8 @@ def main(argv):
                                      "-phone-" + a.phone) +
                                     ("" if a.writers == 1 else
                                      "-w%d" % a.writers) +
+                                    ("-beside" if a.recompress_beside
+                                     else "") +
                                     ("-latency" if a.latency else ""),
                                     "" if a.smp == 2 else "-smp%d" % a.smp,
                                     "" if a.icount else "-hosttime")
@@ -603,6 +632,7 @@ def main(argv):
                    "stored_block_kb": stored_block_kb(a),
                    "latency": a.latency, "compact": a.compact,
                    "writers": a.writers, "phone": a.phone,
+                   "recompress_beside": a.recompress_beside,
                    "rounds_per_kernel": a.rounds,
                    "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                    "base": BASE, "commit": commit,
