@@ -2751,7 +2751,11 @@ static ssize_t multi_pages_store(struct device *dev,
 		pr_info("Cannot change multi_pages for initialized device\n");
 		return -EBUSY;
 	}
-	zram->block_order = val ? ZRAM_MULTI_PAGES_ON_ORDER : 0;
+	/* 1 keeps a block size already chosen */
+	if (!val)
+		zram->block_order = 0;
+	else if (!zram->block_order)
+		zram->block_order = ZRAM_MULTI_PAGES_ON_ORDER;
 
 	return len;
 }
@@ -4580,18 +4584,21 @@ static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
 		lim.features |= BLK_FEAT_NOWAIT;
 	else
 		lim.features &= ~BLK_FEAT_NOWAIT;
-	/* q->limits_lock, which bdi->ra_pages writers hold, is held here */
 	ra_pages = bdi->ra_pages;
-	if (io_opt == PAGE_SIZE && ra_pages == zram->raised_ra_pages)
-		WRITE_ONCE(bdi->ra_pages, zram->ra_pages);
 	if (queue_limits_commit_update_frozen(q, &lim)) {
 		pr_warn("Cannot set the optimal I/O size to %u\n", io_opt);
 		return;
 	}
+
+	/* only for q->limits_lock, which read_ahead_kb's store takes too */
+	lim = queue_limits_start_update(q);
 	if (io_opt > PAGE_SIZE) {
 		zram->ra_pages = ra_pages;
-		zram->raised_ra_pages = READ_ONCE(bdi->ra_pages);
+		zram->raised_ra_pages = bdi->ra_pages;
+	} else if (bdi->ra_pages == zram->raised_ra_pages) {
+		WRITE_ONCE(bdi->ra_pages, zram->ra_pages);
 	}
+	queue_limits_cancel_update(q);
 }
 #else
 static inline void zram_set_io_opt(struct zram *zram, unsigned int io_opt)

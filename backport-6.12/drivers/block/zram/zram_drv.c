@@ -1677,7 +1677,11 @@ static ssize_t multi_pages_store(struct device *dev,
 		pr_info("Cannot change multi_pages for initialized device\n");
 		return -EBUSY;
 	}
-	zram->block_order = val ? ZRAM_MULTI_PAGES_ON_ORDER : 0;
+	/* 1 keeps a block size already chosen */
+	if (!val)
+		zram->block_order = 0;
+	else if (!zram->block_order)
+		zram->block_order = ZRAM_MULTI_PAGES_ON_ORDER;
 	up_write(&zram->init_lock);
 
 	return len;
@@ -3386,15 +3390,17 @@ static void zram_set_io_opt(struct zram *zram, unsigned int io_opt)
 	else
 		lim.features &= ~BLK_FEAT_NOWAIT;
 	ra_pages = READ_ONCE(bdi->ra_pages);
-	if (io_opt == PAGE_SIZE && ra_pages == zram->raised_ra_pages)
-		WRITE_ONCE(bdi->ra_pages, zram->ra_pages);
 	if (queue_limits_commit_update(q, &lim)) {
 		pr_warn("Cannot set the optimal I/O size to %u\n", io_opt);
 		return;
 	}
+
+	/* after the commit, which raises the read-ahead to at least 128 KiB */
 	if (io_opt > PAGE_SIZE) {
 		zram->ra_pages = ra_pages;
 		zram->raised_ra_pages = READ_ONCE(bdi->ra_pages);
+	} else if (READ_ONCE(bdi->ra_pages) == zram->raised_ra_pages) {
+		WRITE_ONCE(bdi->ra_pages, zram->ra_pages);
 	}
 }
 #else

@@ -69,6 +69,9 @@ test_block_size()
 	attr_value multi_pages 0
 	attr_write block_size "$((max / 1024))K" OK
 	attr_value block_size $max
+	# 1 keeps a block size already chosen
+	expect_write 1 OK
+	attr_value block_size $max
 	expect_write 0 OK
 	attr_value block_size $page
 	expect_write 1 OK
