@@ -66,7 +66,7 @@ block_swap_on()
 {
 	mthp_only $BLOCK_KB
 	echo 1 > /sys/block/zram0/reset
-	echo 1 > /sys/block/zram0/multi_pages || return 1
+	zram_blocks zram0 || return 1
 	zram_swap_on zram0 "$1" "$2"
 }
 
