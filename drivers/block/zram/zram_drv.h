@@ -34,8 +34,8 @@
  * "Multi-page blocks" in zram_drv.c). Each device has its block size, of
  * up to the largest object zsmalloc takes. New devices start with
  * CONFIG_ZRAM_DEF_BLOCK_ORDER (0: pages, as without the option); setting
- * multi_pages selects 16 KiB blocks (on 4 KiB pages), the mTHP size phones
- * swap, or the largest if that is smaller.
+ * multi_pages on a device that stores pages selects 16 KiB blocks (on 4 KiB
+ * pages), the mTHP size phones swap, or the largest if that is smaller.
  */
 #ifdef CONFIG_ZRAM_MULTI_PAGES
 #define ZRAM_MAX_BLOCK_ORDER	CONFIG_ZSMALLOC_MULTI_PAGES_ORDER
