@@ -2783,13 +2783,18 @@ static int zram_recompress(struct zram *zram, u32 index, struct page *page,
  * Recompression of blocks
  *
  * A block object is recompressed as a whole: the block is decompressed with
- * the algorithm that wrote it and compressed again with a secondary one,
- * all under the block's lock (the slot lock of any of its slots), so that
- * a write, discard or slot free of one of its pages waits and then finds
- * the old object or the new one. The new object is kept when it falls
- * into a smaller size class, as for a page, and its priority is written
- * into every slot still in the block, from where the reads take the
- * algorithm to decompress it with.
+ * the algorithm that wrote it and compressed again with a secondary one.
+ * The block's lock (the slot lock of any of its slots) is a spinning lock
+ * here, which faults on the block and swap's slot frees would spin on, so
+ * it is held only to decompress and to store the result: the secondary
+ * algorithms compress the block with it dropped, and the result is stored
+ * only if the block still has the object that was decompressed (its
+ * generation) and is still one to recompress; otherwise it is dropped. A
+ * write, discard or slot free of one of its pages thus finds the old
+ * object or the new one. The new object is kept when it falls into a
+ * smaller size class, as for a page, and its priority is written into
+ * every slot still in the block, from where the reads take the algorithm
+ * to decompress it with.
  *
  * A block goes by what its live pages are, and is taken at its lowest live
  * slot: it is idle when all of them are, incompressible when one of them
@@ -2856,22 +2861,27 @@ static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode)
 }
 
 /*
- * Recompress the block of slot @index (block_wants_recompress()) with the
- * first secondary algorithm from @prio below @prio_max that makes it
- * smaller, by way of @buf (the block size): see "Recompression of
- * blocks". Slot (block) should be locked.
+ * Recompress the block of slot @index (block_wants_recompress() in @mode)
+ * with the first secondary algorithm from @prio below @prio_max that makes
+ * it smaller, by way of @buf (the block size): see "Recompression of
+ * blocks". Slot (block) should be locked; the lock is dropped and taken
+ * again while the block is compressed.
  */
 static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 				 u64 *num_recomp_pages, u32 threshold,
-				 u32 prio, u32 prio_max)
+				 u32 prio, u32 prio_max, u32 mode)
 {
 	u32 first = zram_lock_index(zram, index);
 	struct zram_block *blk = zram_block_of(zram, first);
 	unsigned int live = hweight32(blk->live);
 	u32 cur = zram_get_priority(zram, index), num_recomps = 0;
+	u64 limit = threshold ? (u64)threshold * zram_block_pages(zram) :
+				U64_MAX;
 	unsigned int class_index_old, class_index_new = 0;
 	unsigned int comp_len_new = 0;
-	struct zcomp_strm *zstrm = NULL;
+	struct zcomp_strm *zstrm;
+	u64 gen = blk->gen;
+	bool progress = false;
 	struct zcomp *comp;
 	unsigned long handle;
 	void *src, *dst;
@@ -2880,7 +2890,7 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 	if (*num_recomp_pages < live)
 		return 0;
 	/* Do not recompress objects that are already "small enough" */
-	if (blk->size < (u64)threshold * zram_block_pages(zram))
+	if (threshold && blk->size < limit)
 		return 0;
 
 	comp = zram->comps[cur];
@@ -2892,12 +2902,12 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 	zcomp_stream_put(comp);
 	if (ret)
 		return ret;
-	zstrm = NULL;
 
 	/* As for a page: the block is no longer idle, whatever comes */
 	block_clear_flag(zram, first, ZRAM_IDLE);
-
 	class_index_old = zs_lookup_class_index(zram->mem_pool, blk->size);
+
+	zram_slot_unlock(zram, index);
 	for (; prio < prio_max; prio++) {
 		if (!zram->comps[prio] || prio <= cur)
 			continue;
@@ -2906,31 +2916,37 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 		zstrm = zcomp_stream_get(zram->comps[prio]);
 		ret = zcomp_compress(zram->comps[prio], zstrm, buf,
 				     zram_block_size(zram), &comp_len_new);
-		if (ret) {
-			zcomp_stream_put(zram->comps[prio]);
-			return ret;
+		if (!ret) {
+			class_index_new = zs_lookup_class_index(zram->mem_pool,
+								comp_len_new);
+			/* Stop at the first that makes progress */
+			progress = class_index_new < class_index_old &&
+				   comp_len_new < limit;
 		}
-
-		class_index_new = zs_lookup_class_index(zram->mem_pool,
-							comp_len_new);
-		/* Continue until we make progress */
-		if (class_index_new >= class_index_old ||
-		    (threshold &&
-		     comp_len_new >= (u64)threshold * zram_block_pages(zram))) {
-			zcomp_stream_put(zram->comps[prio]);
-			continue;
-		}
-		break;
+		/* The stream is not held across the slot lock: keep it in buf */
+		if (progress)
+			memcpy(buf, zstrm->buffer, comp_len_new);
+		zcomp_stream_put(zram->comps[prio]);
+		if (ret || progress)
+			break;
 	}
+	zram_slot_lock(zram, index);
+	if (ret)
+		return ret;
 
 	/* No algorithm above the block's own to try */
-	if (!zstrm)
+	if (!num_recomps)
 		return 0;
 
 	/* spent on it, whether it pays or not: as for a page */
 	*num_recomp_pages -= live;
 
-	if (prio == prio_max) {
+	/* Its pages went, were written again or are being written back */
+	if (!zram_in_block(zram, index) || blk->gen != gen ||
+	    !block_wants_recompress(zram, index, mode & ~RECOMPRESS_IDLE))
+		return 0;
+
+	if (!progress) {
 		/* every secondary algorithm failed, as for a page */
 		if (class_index_new >= class_index_old &&
 		    num_recomps == zram->num_active_comps - 1)
@@ -2942,13 +2958,10 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 	handle = zs_malloc(zram->mem_pool, comp_len_new,
 			   __GFP_KSWAPD_RECLAIM | __GFP_NOWARN |
 			   __GFP_HIGHMEM | __GFP_MOVABLE);
-	if (IS_ERR_VALUE(handle)) {
-		zcomp_stream_put(zram->comps[prio]);
+	if (IS_ERR_VALUE(handle))
 		return PTR_ERR((void *)handle);
-	}
 	dst = zs_map_object(zram->mem_pool, handle, ZS_MM_WO);
-	memcpy(dst, zstrm->buffer, comp_len_new);
-	zcomp_stream_put(zram->comps[prio]);
+	memcpy(dst, buf, comp_len_new);
 	zs_unmap_object(zram->mem_pool, handle);
 
 	zs_free(zram->mem_pool, blk->handle);
@@ -2970,7 +2983,7 @@ static bool block_wants_recompress(struct zram *zram, u32 index, u32 mode)
 
 static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 				 u64 *num_recomp_pages, u32 threshold,
-				 u32 prio, u32 prio_max)
+				 u32 prio, u32 prio_max, u32 mode)
 {
 	return -EIO;
 }
@@ -3123,7 +3136,7 @@ static ssize_t recompress_store(struct device *dev,
 							    block_buf,
 							    &num_recomp_pages,
 							    threshold, prio,
-							    prio_max);
+							    prio_max, mode);
 			goto next;
 		}
 
