@@ -26,6 +26,15 @@
  *	the reader reads the other pages: they must be the new data, never
  *	the buffered old block.
  *
+ *   swaptest rewrite DEVICE CORPUS MiB SECONDS
+ *	Direct I/O on a zram device, to run beside something that changes
+ *	its blocks (recompression, writeback): every block of MiB written
+ *	whole from the corpus, then for SECONDS, in a fixed pseudo-random
+ *	order, blocks rewritten whole with other blocks of the corpus (new
+ *	objects), single pages overwritten (they leave their block) and
+ *	discarded (slot frees), then 16 KiB and 4 KiB reads: every byte must
+ *	be what was last written (zeroes where discarded).
+ *
  *   swaptest fallback CORPUS MiB read|write|fork|dontneed|random|sparse|race
  *	Fill MiB of memory from the corpus, page it out, then set
  *	/proc/self/make-it-fail (fail_page_alloc, set up by the caller, then
@@ -73,6 +82,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "zmp.h"
@@ -626,6 +636,83 @@ static int blockdev(const char *dev, size_t size)
 	return bad != 0;
 }
 
+/* xorshift64: the fixed pseudo-random sequence of rewrite */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Write @len bytes of @src at @off of @fd, from the block-sized @buf */
+static void write_at(int fd, unsigned char *buf, const unsigned char *src,
+		     size_t len, off_t off)
+{
+	memcpy(buf, src, len);
+	if (pwrite(fd, buf, len, off) != (ssize_t)len)
+		die("rewrite: write");
+}
+
+static int rewrite(const char *dev, const char *corpus, size_t size,
+		   unsigned int secs)
+{
+	size_t nblk = size / BLK, ncorp = 4 * nblk, i, c, off;
+	unsigned char *buf = map_aligned(BLK), *ref = malloc(size);
+	unsigned char *src = read_reference(corpus, ncorp * BLK);
+	unsigned long blocks = 0, pages = 0, discards = 0, bad = 0;
+	int fd = open(dev, O_RDWR | O_DIRECT);
+	uint64_t x = 0x9e3779b97f4a7c15ULL, r;
+	time_t end;
+
+	if (fd < 0 || !ref)
+		die(dev);
+	for (i = 0; i < nblk; i++) {
+		memcpy(ref + i * BLK, src + i * BLK, BLK);
+		write_at(fd, buf, ref + i * BLK, BLK, i * BLK);
+	}
+	end = time(NULL) + secs;
+	while (time(NULL) < end) {
+		r = next_random(&x);
+		i = r % nblk;
+		off = i * BLK + (r >> 32) % (BLK / PG) * PG;
+		c = (r >> 40) % ncorp;
+		switch ((r >> 56) % 8) {
+		case 0: {
+			uint64_t range[2] = { off, PG };
+
+			if (ioctl(fd, BLKDISCARD, range))
+				die("BLKDISCARD");
+			memset(ref + off, 0, PG);
+			discards++;
+			break;
+		}
+		case 1:
+			memcpy(ref + off, src + c * BLK, PG);
+			write_at(fd, buf, ref + off, PG, off);
+			pages++;
+			break;
+		default:
+			memcpy(ref + i * BLK, src + c * BLK, BLK);
+			write_at(fd, buf, ref + i * BLK, BLK, i * BLK);
+			blocks++;
+		}
+	}
+	for (i = 0; i < nblk; i++) {
+		if (pread(fd, buf, BLK, i * BLK) != (ssize_t)BLK)
+			die("16 KiB read");
+		bad += !!memcmp(buf, ref + i * BLK, BLK);
+	}
+	for (off = 0; off < size; off += PG) {
+		if (pread(fd, buf, PG, off) != (ssize_t)PG)
+			die("4 KiB read");
+		bad += !!memcmp(buf, ref + off, PG);
+	}
+	printf("%lu block rewrites, %lu page overwrites, %lu discards in %u s: %lu reads differ\n",
+	       blocks, pages, discards, secs, bad);
+	return bad != 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long mib = argc == 4 ? strtoul(argv[3], NULL, 10) : 0;
@@ -636,6 +723,12 @@ int main(int argc, char **argv)
 		return partial(argv[2], mib * MIB);
 	if (argc == 4 && mib && !strcmp(argv[1], "blockdev"))
 		return blockdev(argv[2], mib * MIB);
+	if (argc == 6 && !strcmp(argv[1], "rewrite")) {
+		mib = strtoul(argv[4], NULL, 10);
+		if (mib && atoi(argv[5]) > 0)
+			return rewrite(argv[2], argv[3], mib * MIB,
+				       atoi(argv[5]));
+	}
 	if (argc == 5 && !strcmp(argv[1], "hold")) {
 		mib = strtoul(argv[3], NULL, 10);
 		if (mib)
@@ -650,6 +743,6 @@ int main(int argc, char **argv)
 		if (mib)
 			return fallback(argv[2], mib * MIB, argv[4]);
 	}
-	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | fallback CORPUS MiB read|write|fork|dontneed|random|sparse|race\n");
+	fprintf(stderr, "usage: swaptest partial CORPUS MiB | hold CORPUS MiB COMMAND | blockdev DEVICE MiB | rewrite DEVICE CORPUS MiB SECONDS | fallback CORPUS MiB read|write|fork|dontneed|random|sparse|race\n");
 	return 2;
 }

@@ -114,7 +114,7 @@ static inline bool zram_multi_pages(struct zram *zram)
  *
  * Swap frees slots from zram_slot_free_notify() under its device's swap
  * lock, where the block lock, held across a whole block's decompression
- * or recompression, can only be tried. When the try fails, the free is
+ * (recompression's too), can only be tried. When the try fails, the free is
  * recorded in the block's pending mask and done by whoever holds or next
  * takes the lock: zram_slot_lock() and zram_slot_trylock() do the pending
  * frees first, zram_slot_unlock() before and after unlocking. A slot freed
@@ -2785,16 +2785,17 @@ static int zram_recompress(struct zram *zram, u32 index, struct page *page,
  * A block object is recompressed as a whole: the block is decompressed with
  * the algorithm that wrote it and compressed again with a secondary one.
  * The block's lock (the slot lock of any of its slots) is a spinning lock
- * here, which faults on the block and swap's slot frees would spin on, so
- * it is held only to decompress and to store the result: the secondary
- * algorithms compress the block with it dropped, and the result is stored
- * only if the block still has the object that was decompressed (its
- * generation) and is still one to recompress; otherwise it is dropped. A
- * write, discard or slot free of one of its pages thus finds the old
- * object or the new one. The new object is kept when it falls into a
- * smaller size class, as for a page, and its priority is written into
- * every slot still in the block, from where the reads take the algorithm
- * to decompress it with.
+ * here, which faults on the block, writes and discards of its pages and
+ * swap's slot frees would otherwise wait on for as long as a secondary
+ * algorithm takes, so it is held only to decompress and to store the
+ * result: the secondary algorithms compress the block with it dropped, and
+ * the result is stored only if the block still has the object that was
+ * decompressed (its generation) and is still one to recompress; otherwise
+ * it is dropped. A write, discard or slot free of one of its pages thus
+ * finds the old object or the new one. The new object is kept when it falls
+ * into a smaller size class, as for a page, and its priority is written
+ * into every slot still in the block, from where the reads take the
+ * algorithm to decompress it with.
  *
  * A block goes by what its live pages are, and is taken at its lowest live
  * slot: it is idle when all of them are, incompressible when one of them
@@ -2941,7 +2942,7 @@ static int zram_recompress_block(struct zram *zram, u32 index, void *buf,
 	/* spent on it, whether it pays or not: as for a page */
 	*num_recomp_pages -= live;
 
-	/* Its pages went, were written again or are being written back */
+	/* Its pages went or were written again (a new generation) */
 	if (!zram_in_block(zram, index) || blk->gen != gen ||
 	    !block_wants_recompress(zram, index, mode & ~RECOMPRESS_IDLE))
 		return 0;
