@@ -27,15 +27,6 @@
  * would look the same (equal pages per zspage and objects per zspage) are
  * merged into the larger one.
  *
- * A zspage does not get all its pages at once: it starts with the pages its
- * first object needs, and zs_malloc() adds pages as objects need them, while
- * none of the class's zspages has a free object (zspage->nr_pages counts the
- * pages it has; a full zspage that can still grow waits on class->growable
- * rather than on its fullness list). A class that holds a few objects then
- * costs the pages they fill, not a whole chain.
- * Fullness groups, compaction and the pool's page count go by the pages a
- * zspage has.
- *
  * Base classes cover objects up to PAGE_SIZE in steps of PAGE_SIZE >>
  * CLASS_BITS, with chains of up to CONFIG_ZSMALLOC_CHAIN_SIZE pages. The
  * biggest objects go to "huge" classes: one object in one page, its handle
@@ -51,6 +42,20 @@
  * PAGE_SIZE or more. A multi-page object always carries its handle inline,
  * so it is at most ZS_MULTI_PAGES_SIZE - ZS_HANDLE_SIZE bytes; none of these
  * classes is huge.
+ *
+ * A zspage of a multi-page class does not get all its pages at once: it
+ * starts with the pages its first object needs (at least
+ * ZS_MULTI_PAGES_GROWTH), and zs_malloc() adds pages as objects need them,
+ * while none of the class's zspages has a free object (zspage->nr_pages
+ * counts the pages it has; a full zspage that can still grow waits on
+ * class->growable rather than on its fullness list). A class that holds a
+ * few objects then costs the pages they fill, not a whole chain. Once a
+ * pool has held a multi-page object, the zspages it makes in base classes
+ * grow too, a page at a time: its blocks that compress under a page fill
+ * them thinly. A pool of page-sized objects alone (zswap's, or a zram
+ * device's that stores pages) gets whole chains, as without the option.
+ * Fullness groups, compaction and the pool's page count go by the pages a
+ * zspage has.
  *
  * An object that spans pages is read in place through the direct map when
  * the pages it lies in happen to be physically contiguous (consecutive
@@ -326,6 +331,8 @@ struct zs_pool {
 	/* protect zspage migration/compaction */
 	rwlock_t lock;
 	atomic_t compaction_in_progress;
+	/* a multi-page object was allocated: see zspage_grows() */
+	bool holds_multi_pages;
 };
 
 static inline void zpdesc_set_first(struct zpdesc *zpdesc)
@@ -593,14 +600,29 @@ static unsigned int zspage_pages_for(struct size_class *class,
 	return DIV_ROUND_UP((unsigned long)objs * class->size, PAGE_SIZE);
 }
 
+/*
+ * Whether the zspages @pool makes for @class grow: with multi-page classes,
+ * in those classes, and in base classes too once the pool has held a
+ * multi-page object (a pool of blocks, whose blocks that compress under a
+ * page fill base classes thinly). A pool of page-sized objects alone, as
+ * zswap's or a zram device's that stores pages, gets whole chains, as
+ * without the option: growth costs an allocation step on many writes.
+ */
+static bool zspage_grows(struct zs_pool *pool, struct size_class *class)
+{
+	return IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES) &&
+	       (class->size > PAGE_SIZE ||
+		READ_ONCE(pool->holds_multi_pages));
+}
+
 /* Pages a zspage of @class that has @nr_pages adds to hold @objs objects */
-static unsigned int zspage_growth(struct size_class *class,
+static unsigned int zspage_growth(struct zs_pool *pool,
+				  struct size_class *class,
 				  unsigned int nr_pages, unsigned int objs)
 {
 	unsigned int pages;
 
-	/* Without multi-page classes, a zspage gets all its pages at once */
-	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+	if (!zspage_grows(pool, class))
 		return class->pages_per_zspage - nr_pages;
 
 	pages = zspage_pages_for(class, objs) - nr_pages;
@@ -1187,7 +1209,7 @@ static struct zspage *alloc_zspage(struct zs_pool *pool,
 				   gfp_t gfp, const int nid)
 {
 	struct zpdesc *zpdescs[ZS_MAX_ZSPAGE_PAGES];
-	unsigned int nr = zspage_growth(class, 0, 1);
+	unsigned int nr = zspage_growth(pool, class, 0, 1);
 	struct zspage *zspage = cache_alloc_zspage(gfp);
 
 	if (!zspage)
@@ -1829,14 +1851,15 @@ static void grow_zspage(struct zs_pool *pool, struct size_class *class,
 }
 
 /* Pages the first zspage of class->growable needs for one more object */
-static struct zspage *first_growable(struct size_class *class,
+static struct zspage *first_growable(struct zs_pool *pool,
+				     struct size_class *class,
 				     unsigned int *need)
 {
 	struct zspage *zspage;
 
 	zspage = list_first_entry_or_null(&class->growable, struct zspage, list);
 	if (zspage)
-		*need = zspage_growth(class, zspage->nr_pages,
+		*need = zspage_growth(pool, class, zspage->nr_pages,
 				      zspage_capacity(class, zspage) + 1);
 	return zspage;
 }
@@ -1865,7 +1888,7 @@ static struct zspage *find_or_grow_zspage(struct zs_pool *pool,
 
 	*err = 0;
 	for (;;) {
-		zspage = first_growable(class, &need);
+		zspage = first_growable(pool, class, &need);
 		if (zspage && need <= have) {
 			grow_zspage(pool, class, zspage, zpdescs, need);
 			memmove(zpdescs, zpdescs + need,
@@ -1925,6 +1948,8 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp,
 		return (unsigned long)ERR_PTR(-ENOMEM);
 
 	class = lookup_size_class(pool, size);
+	if (class->size > PAGE_SIZE && !READ_ONCE(pool->holds_multi_pages))
+		WRITE_ONCE(pool->holds_multi_pages, true);
 
 	/* class->lock effectively protects the zpage migration */
 	spin_lock(&class->lock);

@@ -39,13 +39,19 @@
  * object always carries its handle inline, so it is at most
  * ZS_MULTI_PAGES_SIZE - ZS_HANDLE_SIZE bytes; none of these classes is huge.
  *
- * A zspage does not get all its pages at once: it starts with the pages its
- * first object needs, and zs_malloc() adds pages as objects need them, while
- * none of the class's zspages has a free object (zspage->nr_pages counts the
- * pages it has; a full zspage that can still grow waits on class->growable
- * rather than on its fullness list). A class that holds a few objects then
- * costs the pages they fill, not a whole chain. Fullness groups, compaction
- * and the pool's page count go by the pages a zspage has.
+ * A zspage of a multi-page class does not get all its pages at once: it
+ * starts with the pages its first object needs (at least
+ * ZS_MULTI_PAGES_GROWTH), and zs_malloc() adds pages as objects need them,
+ * while none of the class's zspages has a free object (zspage->nr_pages
+ * counts the pages it has; a full zspage that can still grow waits on
+ * class->growable rather than on its fullness list). A class that holds a
+ * few objects then costs the pages they fill, not a whole chain. Once a
+ * pool has held a multi-page object, the zspages it makes in base classes
+ * grow too, a page at a time: its blocks that compress under a page fill
+ * them thinly. A pool of page-sized objects alone (zswap's, or a zram
+ * device's that stores pages) gets whole chains, as without the option.
+ * Fullness groups, compaction and the pool's page count go by the pages a
+ * zspage has.
  *
  * An object that spans pages is mapped in place through the direct map when
  * the pages it lies in happen to be physically contiguous (consecutive
@@ -348,6 +354,8 @@ struct zs_pool {
 	/* protect page/zspage migration */
 	rwlock_t migrate_lock;
 	atomic_t compaction_in_progress;
+	/* a multi-page object was allocated: see zspage_grows() */
+	bool holds_multi_pages;
 };
 
 struct zspage {
@@ -624,14 +632,29 @@ static unsigned int zspage_pages_for(struct size_class *class,
 	return DIV_ROUND_UP((unsigned long)objs * class->size, PAGE_SIZE);
 }
 
+/*
+ * Whether the zspages @pool makes for @class grow: with multi-page classes,
+ * in those classes, and in base classes too once the pool has held a
+ * multi-page object (a pool of blocks, whose blocks that compress under a
+ * page fill base classes thinly). A pool of page-sized objects alone, as
+ * zswap's or a zram device's that stores pages, gets whole chains, as
+ * without the option: growth costs an allocation step on many writes.
+ */
+static bool zspage_grows(struct zs_pool *pool, struct size_class *class)
+{
+	return IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES) &&
+	       (class->size > PAGE_SIZE ||
+		READ_ONCE(pool->holds_multi_pages));
+}
+
 /* Pages a zspage of @class that has @nr_pages adds to hold @objs objects */
-static unsigned int zspage_growth(struct size_class *class,
+static unsigned int zspage_growth(struct zs_pool *pool,
+				  struct size_class *class,
 				  unsigned int nr_pages, unsigned int objs)
 {
 	unsigned int pages;
 
-	/* Without multi-page classes, a zspage gets all its pages at once */
-	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+	if (!zspage_grows(pool, class))
 		return class->pages_per_zspage - nr_pages;
 
 	pages = zspage_pages_for(class, objs) - nr_pages;
@@ -1229,7 +1252,7 @@ static struct zspage *alloc_zspage(struct zs_pool *pool,
 					gfp_t gfp)
 {
 	struct page *pages[ZS_MAX_ZSPAGE_PAGES];
-	unsigned int nr = zspage_growth(class, 0, 1);
+	unsigned int nr = zspage_growth(pool, class, 0, 1);
 	struct zspage *zspage = cache_alloc_zspage(pool, gfp);
 
 	if (!zspage)
@@ -1805,14 +1828,15 @@ static void grow_zspage(struct zs_pool *pool, struct size_class *class,
 }
 
 /* Pages the first zspage of class->growable needs for one more object */
-static struct zspage *first_growable(struct size_class *class,
+static struct zspage *first_growable(struct zs_pool *pool,
+				     struct size_class *class,
 				     unsigned int *need)
 {
 	struct zspage *zspage;
 
 	zspage = list_first_entry_or_null(&class->growable, struct zspage, list);
 	if (zspage)
-		*need = zspage_growth(class, zspage->nr_pages,
+		*need = zspage_growth(pool, class, zspage->nr_pages,
 				      zspage_capacity(class, zspage) + 1);
 	return zspage;
 }
@@ -1841,7 +1865,7 @@ static struct zspage *find_or_grow_zspage(struct zs_pool *pool,
 
 	*err = 0;
 	for (;;) {
-		zspage = first_growable(class, &need);
+		zspage = first_growable(pool, class, &need);
 		if (zspage && need <= have) {
 			grow_zspage(pool, class, zspage, pages, need);
 			memmove(pages, pages + need,
@@ -1899,6 +1923,8 @@ unsigned long zs_malloc(struct zs_pool *pool, size_t size, gfp_t gfp)
 		return (unsigned long)ERR_PTR(-ENOMEM);
 
 	class = lookup_size_class(pool, size);
+	if (class->size > PAGE_SIZE && !READ_ONCE(pool->holds_multi_pages))
+		WRITE_ONCE(pool->holds_multi_pages, true);
 
 	/* class->lock effectively protects the zpage migration */
 	spin_lock(&class->lock);

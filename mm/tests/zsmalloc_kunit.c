@@ -445,6 +445,20 @@ static int zs_test_init(struct kunit *test)
 	if (ret)
 		return ret;
 
+	/*
+	 * A pool of blocks: after a multi-page object its base classes grow
+	 * too (zspage_grows()), as the model of zs_test_zspage_pages() says;
+	 * zs_test_page_pool() has a pool of pages.
+	 */
+	if (IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES)) {
+		unsigned long handle = zs_malloc(ctx->pool, ctx->max,
+						 ZS_TEST_GFP, NUMA_NO_NODE);
+
+		if (!zs_test_handle_ok(handle))
+			return -ENOMEM;
+		zs_free(ctx->pool, handle);
+	}
+
 	ctx->wbuf = kunit_kmalloc(test, ctx->max, GFP_KERNEL);
 	ctx->rbuf = kunit_kmalloc(test, ctx->max + ZS_TEST_GUARD, GFP_KERNEL);
 	if (!ctx->wbuf || !ctx->rbuf)
@@ -1121,6 +1135,56 @@ static void zs_test_growth_deferred(struct kunit *test,
 		   "freed first (a new zspage was made)");
 }
 
+/*
+ * A pool that has held objects of a page or less alone, as zswap's or that
+ * of a zram device storing pages, gives a zspage of a base class its whole
+ * chain at once, as without multi-page classes; once it has held a
+ * multi-page object, its new base zspages grow.
+ */
+static void zs_test_page_pool(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+	const struct zs_test_class *c, *longest = NULL;
+	unsigned long handle, grown;
+	struct zs_pool *pool;
+
+	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
+		if (c->size <= PAGE_SIZE && !c->huge &&
+		    (!longest ||
+		     c->pages_per_zspage > longest->pages_per_zspage))
+			longest = c;
+	KUNIT_ASSERT_NOT_NULL(test, longest);
+	pool = zs_create_pool("zs_kunit_pages");
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							zs_test_destroy_pool,
+							pool), 0);
+
+	handle = zs_malloc(pool, longest->last, ZS_TEST_GFP, NUMA_NO_NODE);
+	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
+	KUNIT_EXPECT_EQ_MSG(test, zs_get_total_pages(pool),
+			    (unsigned long)longest->pages_per_zspage,
+			    "class %zu: a pool of pages", longest->size);
+	zs_free(pool, handle);
+	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
+	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
+		return;
+
+	handle = zs_malloc(pool, ctx->max, ZS_TEST_GFP, NUMA_NO_NODE);
+	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
+	zs_free(pool, handle);
+	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
+
+	handle = zs_malloc(pool, longest->last, ZS_TEST_GFP, NUMA_NO_NODE);
+	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
+	grown = zs_test_pages_of(longest, 1, 1);
+	KUNIT_EXPECT_LT(test, grown, (unsigned long)longest->pages_per_zspage);
+	KUNIT_EXPECT_EQ_MSG(test, zs_get_total_pages(pool), grown,
+			    "class %zu: after a multi-page object",
+			    longest->size);
+	zs_free(pool, handle);
+}
+
 static void zs_test_growth(struct kunit *test)
 {
 	struct zs_test_ctx *ctx = test->priv;
@@ -1488,6 +1552,7 @@ static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_compaction),
 	KUNIT_CASE(zs_test_accounting),
 	KUNIT_CASE(zs_test_growth),
+	KUNIT_CASE(zs_test_page_pool),
 	KUNIT_CASE(zs_test_migration),
 	{}
 };
