@@ -29,11 +29,14 @@
  *   swaptest rewrite DEVICE CORPUS MiB SECONDS
  *	Direct I/O on a zram device, to run beside something that changes
  *	its blocks (recompression, writeback): every block of MiB written
- *	whole from the corpus, then for SECONDS, in a fixed pseudo-random
- *	order, blocks rewritten whole with other blocks of the corpus (new
+ *	whole from the corpus, then for SECONDS, in rounds of as many
+ *	operations as there are blocks, in a fixed pseudo-random order,
+ *	blocks rewritten whole with other blocks of the corpus (new
  *	objects), single pages overwritten (they leave their block) and
- *	discarded (slot frees), then 16 KiB and 4 KiB reads: every byte must
- *	be what was last written (zeroes where discarded).
+ *	discarded (slot frees), each round followed by 16 KiB reads of every
+ *	block (so that a stale object stored behind a rewrite is seen before
+ *	the next rewrite hides it), then 4 KiB reads: every byte must be what
+ *	was last written (zeroes where discarded).
  *
  *   swaptest fallback CORPUS MiB read|write|fork|dontneed|random|sparse|race
  *	Fill MiB of memory from the corpus, page it out, then set
@@ -654,13 +657,29 @@ static void write_at(int fd, unsigned char *buf, const unsigned char *src,
 		die("rewrite: write");
 }
 
+/* 16 KiB reads of the @nblk blocks of @fd: the blocks that differ from @ref */
+static unsigned long blocks_differ(int fd, unsigned char *buf,
+				   const unsigned char *ref, size_t nblk)
+{
+	unsigned long bad = 0;
+	size_t i;
+
+	for (i = 0; i < nblk; i++) {
+		if (pread(fd, buf, BLK, i * BLK) != (ssize_t)BLK)
+			die("16 KiB read");
+		bad += !!memcmp(buf, ref + i * BLK, BLK);
+	}
+	return bad;
+}
+
 static int rewrite(const char *dev, const char *corpus, size_t size,
 		   unsigned int secs)
 {
-	size_t nblk = size / BLK, ncorp = 4 * nblk, i, c, off;
+	size_t nblk = size / BLK, ncorp = 4 * nblk, i, n, c, off;
 	unsigned char *buf = map_aligned(BLK), *ref = malloc(size);
 	unsigned char *src = read_reference(corpus, ncorp * BLK);
-	unsigned long blocks = 0, pages = 0, discards = 0, bad = 0;
+	unsigned long blocks = 0, pages = 0, discards = 0, rounds = 0;
+	unsigned long bad = 0;
 	int fd = open(dev, O_RDWR | O_DIRECT);
 	uint64_t x = 0x9e3779b97f4a7c15ULL, r;
 	time_t end;
@@ -673,43 +692,44 @@ static int rewrite(const char *dev, const char *corpus, size_t size,
 	}
 	end = time(NULL) + secs;
 	while (time(NULL) < end) {
-		r = next_random(&x);
-		i = r % nblk;
-		off = i * BLK + (r >> 32) % (BLK / PG) * PG;
-		c = (r >> 40) % ncorp;
-		switch ((r >> 56) % 8) {
-		case 0: {
-			uint64_t range[2] = { off, PG };
+		for (n = 0; n < nblk; n++) {
+			r = next_random(&x);
+			i = r % nblk;
+			off = i * BLK + (r >> 32) % (BLK / PG) * PG;
+			c = (r >> 40) % ncorp;
+			switch ((r >> 56) % 8) {
+			case 0: {
+				uint64_t range[2] = { off, PG };
 
-			if (ioctl(fd, BLKDISCARD, range))
-				die("BLKDISCARD");
-			memset(ref + off, 0, PG);
-			discards++;
-			break;
+				if (ioctl(fd, BLKDISCARD, range))
+					die("BLKDISCARD");
+				memset(ref + off, 0, PG);
+				discards++;
+				break;
+			}
+			case 1:
+				memcpy(ref + off, src + c * BLK, PG);
+				write_at(fd, buf, ref + off, PG, off);
+				pages++;
+				break;
+			default:
+				memcpy(ref + i * BLK, src + c * BLK, BLK);
+				write_at(fd, buf, ref + i * BLK, BLK, i * BLK);
+				blocks++;
+			}
 		}
-		case 1:
-			memcpy(ref + off, src + c * BLK, PG);
-			write_at(fd, buf, ref + off, PG, off);
-			pages++;
-			break;
-		default:
-			memcpy(ref + i * BLK, src + c * BLK, BLK);
-			write_at(fd, buf, ref + i * BLK, BLK, i * BLK);
-			blocks++;
-		}
+		bad += blocks_differ(fd, buf, ref, nblk);
+		rounds++;
 	}
-	for (i = 0; i < nblk; i++) {
-		if (pread(fd, buf, BLK, i * BLK) != (ssize_t)BLK)
-			die("16 KiB read");
-		bad += !!memcmp(buf, ref + i * BLK, BLK);
-	}
+	printf("%lu rounds: %lu block rewrites, %lu page overwrites, %lu discards in %u s; %lu blocks read back wrong after their round\n",
+	       rounds, blocks, pages, discards, secs, bad);
+	bad += blocks_differ(fd, buf, ref, nblk);
 	for (off = 0; off < size; off += PG) {
 		if (pread(fd, buf, PG, off) != (ssize_t)PG)
 			die("4 KiB read");
 		bad += !!memcmp(buf, ref + off, PG);
 	}
-	printf("%lu block rewrites, %lu page overwrites, %lu discards in %u s: %lu reads differ\n",
-	       blocks, pages, discards, secs, bad);
+	printf("then 16 KiB and 4 KiB reads: %lu differ in all\n", bad);
 	return bad != 0;
 }
 
