@@ -45,17 +45,18 @@
  *
  * A zspage of a multi-page class does not get all its pages at once: it
  * starts with the pages its first object needs (at least
- * ZS_MULTI_PAGES_GROWTH), and zs_malloc() adds pages as objects need them,
- * while none of the class's zspages has a free object (zspage->nr_pages
- * counts the pages it has; a full zspage that can still grow waits on
- * class->growable rather than on its fullness list). A class that holds a
- * few objects then costs the pages they fill, not a whole chain. Once a
- * pool has held a multi-page object, the zspages it makes in base classes
- * grow too, a page at a time: its blocks that compress under a page fill
- * them thinly. A pool of page-sized objects alone (zswap's, or a zram
- * device's that stores pages) gets whole chains, as without the option.
- * Fullness groups, compaction and the pool's page count go by the pages a
- * zspage has.
+ * ZS_MULTI_PAGES_GROWTH, or the rest of the chain), and zs_malloc() adds
+ * pages as objects need them, while none of the class's zspages has a free
+ * object (zspage->nr_pages counts the pages it has; a full zspage that can
+ * still grow waits on class->growable rather than on its fullness list). A
+ * class that holds a few objects then costs the pages they fill, not a
+ * whole chain. Once a pool has been asked for a multi-page object, the
+ * zspages it makes in base classes grow too, a page at a time: it holds
+ * blocks, and the few that compress below a page spread thinly over the
+ * base classes. A pool of objects of a page or less alone (zswap's, or a
+ * zram device's that stores pages) gets whole chains, as without the
+ * option. Fullness groups, compaction and the pool's page count go by the
+ * pages a zspage has.
  *
  * An object that spans pages is read in place through the direct map when
  * the pages it lies in happen to be physically contiguous (consecutive
@@ -331,7 +332,7 @@ struct zs_pool {
 	/* protect zspage migration/compaction */
 	rwlock_t lock;
 	atomic_t compaction_in_progress;
-	/* a multi-page object was allocated: see zspage_grows() */
+	/* a multi-page object was asked for: see zspage_grows() */
 	bool holds_multi_pages;
 };
 
@@ -602,11 +603,12 @@ static unsigned int zspage_pages_for(struct size_class *class,
 
 /*
  * Whether the zspages @pool makes for @class grow: with multi-page classes,
- * in those classes, and in base classes too once the pool has held a
- * multi-page object (a pool of blocks, whose blocks that compress under a
- * page fill base classes thinly). A pool of page-sized objects alone, as
- * zswap's or a zram device's that stores pages, gets whole chains, as
- * without the option: growth costs an allocation step on many writes.
+ * in those classes, and in base classes too once the pool has been asked
+ * for a multi-page object. Such a pool holds blocks, and the few of them
+ * that compress below a page spread thinly over the base classes. A pool
+ * of objects of a page or less alone, as zswap's or a zram device's that
+ * stores pages, gets whole chains, as without the option: there growth
+ * would cost many writes an allocation step for little memory.
  */
 static bool zspage_grows(struct zs_pool *pool, struct size_class *class)
 {

@@ -457,6 +457,9 @@ static int zs_test_init(struct kunit *test)
 		if (!zs_test_handle_ok(handle))
 			return -ENOMEM;
 		zs_free(ctx->pool, handle);
+		/* the cases count pages from an empty pool */
+		if (zs_test_total_pages(ctx->pool, 0))
+			return -EBUSY;
 	}
 
 	ctx->wbuf = kunit_kmalloc(test, ctx->max, GFP_KERNEL);
@@ -931,10 +934,11 @@ static void zs_test_compaction(struct kunit *test)
 #define ZS_TEST_MULTI_GROWTH	4
 
 /*
- * Pages a zspage of class @c has once it took @objs objects one by one:
- * zs_malloc() gives it the pages its next object needs, at least
- * ZS_TEST_MULTI_GROWTH at a time in multi-page classes, whenever all the
- * objects of the pages it has are in use.
+ * Pages a zspage of class @c has once it took @objs objects one by one, in
+ * a pool that has been asked for a multi-page object (each case's pool, see
+ * zs_test_init()): zs_malloc() gives it the pages its next object needs, at
+ * least ZS_TEST_MULTI_GROWTH at a time in multi-page classes, whenever all
+ * the objects of the pages it has are in use.
  */
 static unsigned int zs_test_zspage_pages(const struct zs_test_class *c,
 					 unsigned int objs)
@@ -1159,6 +1163,15 @@ static void zs_test_page_pool(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							zs_test_destroy_pool,
 							pool), 0);
+
+	/* a page and a huge object, as zram and zswap store, change nothing */
+	handle = zs_malloc(pool, PAGE_SIZE, ZS_TEST_GFP, NUMA_NO_NODE);
+	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
+	zs_free(pool, handle);
+	handle = zs_malloc(pool, ctx->huge, ZS_TEST_GFP, NUMA_NO_NODE);
+	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
+	zs_free(pool, handle);
+	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
 
 	handle = zs_malloc(pool, longest->last, ZS_TEST_GFP, NUMA_NO_NODE);
 	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
