@@ -1140,6 +1140,24 @@ static void zs_test_growth_deferred(struct kunit *test,
 }
 
 /*
+ * The pages @pool holds while it holds one object of @size, which is then
+ * freed: the pool must be empty again.
+ */
+static unsigned long zs_test_pages_with(struct kunit *test,
+					struct zs_pool *pool, size_t size)
+{
+	unsigned long handle = zs_malloc(pool, size, ZS_TEST_GFP, NUMA_NO_NODE);
+	unsigned long pages;
+
+	KUNIT_ASSERT_TRUE_MSG(test, zs_test_handle_ok(handle),
+			      "zs_malloc(%zu) failed", size);
+	pages = zs_get_total_pages(pool);
+	zs_free(pool, handle);
+	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
+	return pages;
+}
+
+/*
  * A pool that has held objects of a page or less alone, as zswap's or that
  * of a zram device storing pages, gives a zspage of a base class its whole
  * chain at once, as without multi-page classes; once it has held a
@@ -1149,8 +1167,8 @@ static void zs_test_page_pool(struct kunit *test)
 {
 	struct zs_test_ctx *ctx = test->priv;
 	const struct zs_test_class *c, *longest = NULL;
-	unsigned long handle, grown;
 	struct zs_pool *pool;
+	unsigned long grown;
 
 	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
 		if (c->size <= PAGE_SIZE && !c->huge &&
@@ -1165,37 +1183,20 @@ static void zs_test_page_pool(struct kunit *test)
 							pool), 0);
 
 	/* a page and a huge object, as zram and zswap store, change nothing */
-	handle = zs_malloc(pool, PAGE_SIZE, ZS_TEST_GFP, NUMA_NO_NODE);
-	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
-	zs_free(pool, handle);
-	handle = zs_malloc(pool, ctx->huge, ZS_TEST_GFP, NUMA_NO_NODE);
-	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
-	zs_free(pool, handle);
-	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
-
-	handle = zs_malloc(pool, longest->last, ZS_TEST_GFP, NUMA_NO_NODE);
-	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
-	KUNIT_EXPECT_EQ_MSG(test, zs_get_total_pages(pool),
+	zs_test_pages_with(test, pool, PAGE_SIZE);
+	zs_test_pages_with(test, pool, ctx->huge);
+	KUNIT_EXPECT_EQ_MSG(test, zs_test_pages_with(test, pool, longest->last),
 			    (unsigned long)longest->pages_per_zspage,
 			    "class %zu: a pool of pages", longest->size);
-	zs_free(pool, handle);
-	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
 	if (!IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES))
 		return;
 
-	handle = zs_malloc(pool, ctx->max, ZS_TEST_GFP, NUMA_NO_NODE);
-	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
-	zs_free(pool, handle);
-	KUNIT_ASSERT_EQ(test, zs_test_total_pages(pool, 0), 0);
-
-	handle = zs_malloc(pool, longest->last, ZS_TEST_GFP, NUMA_NO_NODE);
-	KUNIT_ASSERT_TRUE(test, zs_test_handle_ok(handle));
+	zs_test_pages_with(test, pool, ctx->max);
 	grown = zs_test_pages_of(longest, 1, 1);
 	KUNIT_EXPECT_LT(test, grown, (unsigned long)longest->pages_per_zspage);
-	KUNIT_EXPECT_EQ_MSG(test, zs_get_total_pages(pool), grown,
-			    "class %zu: after a multi-page object",
+	KUNIT_EXPECT_EQ_MSG(test, zs_test_pages_with(test, pool, longest->last),
+			    grown, "class %zu: after a multi-page object",
 			    longest->size);
-	zs_free(pool, handle);
 }
 
 static void zs_test_growth(struct kunit *test)
