@@ -217,13 +217,16 @@ HOSTROOT_QEMU = ["-virtfs", "local,path=/,mount_tag=hostroot,"
 
 
 def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
-             append="", arch="x86_64", icount=False, extra=(), machine=None):
+             append="", arch="x86_64", icount=False, extra=(), machine=None,
+             icount_sleep=False):
     """Boot; returns (console text, timed_out).
 
     With @icount, the guest's clocks count executed instructions (one
     nanosecond each, qemu -icount shift=0) instead of host time: times the
     guest measures are then instruction counts, the same whatever TCG's
-    translation of the code costs on the host.  @extra: more qemu
+    translation of the code costs on the host; with @icount_sleep, the
+    clock follows the host's while the guest idles (waiting for the
+    host's I/O), where it otherwise jumps to the next timer.  @extra: more qemu
     arguments; @machine: the -machine argument, if not the arch's own.
     """
     params = "loglevel=5 panic=-1 oops=panic panic_on_warn=0 " + append
@@ -243,7 +246,7 @@ def run_qemu(kernel, initrd, logfile, timeout, drives=(), mem="1G", smp=2,
     else:
         cmd += ["-accel", "tcg"]
         if icount:
-            cmd += ["-icount", "shift=0,sleep=off"]
+            cmd += ["-icount", "shift=0,sleep=%s" % ("on" if icount_sleep else "off")]
     cmd += list(extra)
     for d in drives:
         cmd += ["-drive", "file=%s,format=raw,if=virtio,readonly=on" % d]
