@@ -1738,11 +1738,12 @@ bool swap_range_fillable(struct swap_info_struct *si, unsigned long offset,
 	struct swap_cluster_info *ci;
 	bool ret = false;
 
-	if (nr > SWAPFILE_CLUSTER || !IS_ALIGNED(offset, nr))
+	/* no clusters (a rotating device): no order to tell the range by */
+	if (nr > SWAPFILE_CLUSTER || !IS_ALIGNED(offset, nr) ||
+	    !si->cluster_info)
 		return false;
-	ci = lock_cluster(si, offset);
-	if (!ci)
-		return false;
+	ci = si->cluster_info + offset / SWAPFILE_CLUSTER;
+	spin_lock(&ci->lock);
 	if (ci->order < ilog2(nr))
 		goto out;
 	for (; offset < end; offset++) {
@@ -1760,7 +1761,7 @@ bool swap_range_fillable(struct swap_info_struct *si, unsigned long offset,
 	}
 	ret = true;
 out:
-	unlock_cluster(ci);
+	spin_unlock(&ci->lock);
 	return ret;
 }
 

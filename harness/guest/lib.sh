@@ -388,3 +388,30 @@ zram_selftest_results()
 	*) ktap_test_fail "zram.sh ended (status $rc)" ;;
 	esac
 }
+
+# phone_swap_on: zram0 (Z) as swap the way the phone profile sets it up:
+# lz4, zstd as its recompression algorithm, zram1 as its backing device
+# (with compressed_writeback where PHONE=compressed); DISKSIZE each, zram0
+# with block size $block (empty: the device's own)
+phone_swap_on()
+{
+	[ -e /sys/block/zram1 ] || cat /sys/class/zram-control/hot_add > /dev/null
+	echo 1 > /sys/block/zram1/reset || return 1
+	# the backing device stands for flash: the same on both kernels, page
+	# by page (a zram1 with blocks would decompress a block for each page
+	# read back from it)
+	if [ -e /sys/block/zram1/block_size ]; then
+		echo 4096 > /sys/block/zram1/block_size || return 1
+	elif [ -e /sys/block/zram1/multi_pages ]; then
+		echo 0 > /sys/block/zram1/multi_pages || return 1
+	fi
+	echo "$DISKSIZE" > /sys/block/zram1/disksize && echo 1 > $Z/reset || return 1
+	zram_blocks zram0 $block || return 1
+	echo lz4 > $Z/comp_algorithm && echo "algo=zstd priority=1" > $Z/recomp_algorithm &&
+		echo /dev/zram1 > $Z/backing_dev || return 1
+	if [ "$PHONE" = compressed ]; then
+		echo 1 > $Z/compressed_writeback || return 1
+	fi
+	echo "$DISKSIZE" > $Z/disksize && mkswap /dev/zram0 > /dev/null &&
+		swapon /dev/zram0
+}

@@ -187,7 +187,7 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
         g = os.path.join(HARNESS, "guest")
         shutil.copy(os.path.join(g, "init"), os.path.join(root, "init"))
         shutil.copy(os.path.join(g, "lib.sh"), os.path.join(root, "zmp/lib.sh"))
-        for sh in ("bench.sh", "frag.sh", "hostroot.sh"):
+        for sh in ("bench.sh", "appswitch.sh", "frag.sh", "hostroot.sh"):
             shutil.copy(os.path.join(g, sh), os.path.join(root, "zmp", sh))
         for sub in ("tests", "ext"):
             os.makedirs(os.path.join(root, "zmp", sub), exist_ok=True)
