@@ -44,42 +44,6 @@ struct app_pass {
 	unsigned long long mismatches;
 };
 
-static unsigned long long ns_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static unsigned long long faults_so_far(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt + ru.ru_majflt;
-}
-
-static int cmp_ull(const void *a, const void *b)
-{
-	unsigned long long x = *(const unsigned long long *)a;
-	unsigned long long y = *(const unsigned long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The value below which @q of the @n sorted @v lie (nearest rank), in us */
-static double percentile_us(const unsigned long long *v, size_t n, double q)
-{
-	size_t rank = (size_t)(q * n + 0.999999);
-
-	if (!n)
-		return 0;
-	if (rank < 1)
-		rank = 1;
-	return v[(rank > n ? n : rank) - 1] / 1e3;
-}
-
 /* "p50_us": ..., of the @n fault times at @v, sorted here */
 static void print_distribution(unsigned long long *v, size_t n)
 {

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef MADV_PAGEOUT
@@ -78,6 +80,46 @@ static inline void page_order(size_t *idx, size_t n, int shuffle,
 static inline unsigned char *map_aligned(size_t size)
 {
 	return map_aligned_shift(size, 0, 0);
+}
+
+/* This task's page faults so far, minor and major */
+static inline unsigned long long faults_so_far(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt + ru.ru_majflt;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds */
+static inline unsigned long long ns_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* qsort() order of unsigned long long */
+static inline int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The value below which @q of the @n sorted @v (ns) lie, nearest rank, in us */
+static inline double percentile_us(const unsigned long long *v, size_t n,
+				   double q)
+{
+	size_t rank = (size_t)(q * n + 0.999999);
+
+	if (!n)
+		return 0;
+	if (rank < 1)
+		rank = 1;
+	return v[(rank > n ? n : rank) - 1] / 1e3;
 }
 
 #endif

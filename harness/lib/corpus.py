@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The benchmark corpora as raw images for the guest's /dev/vda."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -13,6 +14,48 @@ MIB = 1 << 20
 def fail(msg):
     print("%s: error: %s" % (os.path.basename(sys.argv[0]), msg), file=sys.stderr)
     sys.exit(1)
+
+
+def add_run_host_py_args(ap):
+    """The arguments harness/lib/common.sh's run_host_py() passes a host
+    script: the kernels it built, the patched tree, and --validate (print
+    the kernels to build, then exit)."""
+    ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
+    ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
+    ap.add_argument("--src", help=argparse.SUPPRESS)
+    ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
+
+
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, or None (with a word on
+    stderr) where matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("%s: matplotlib is missing, no plot"
+              % os.path.basename(sys.argv[0]), file=sys.stderr)
+        return None
+    return plt
+
+
+def boot_round(label, kernel, initrd, timeout, **qemu):
+    """Boot a benchmark's guest (guest.run_qemu() with @qemu), its console
+    in LOGS/@label.log; returns (console text, log path). Fails the run for
+    a guest that did not finish in @timeout seconds and for kernel reports
+    on the console."""
+    logfile = os.path.join(guest.LOGS, label + ".log")
+    os.makedirs(os.path.dirname(logfile), exist_ok=True)
+    text, timed_out = guest.run_qemu(kernel, initrd, logfile, timeout, **qemu)
+    if timed_out:
+        fail("%s: the guest did not finish within %d s (console: %s)"
+             % (label, timeout, logfile))
+    reports = guest.kernel_reports(text)
+    if reports:
+        fail("%s: kernel reports on the console (%s):\n  %s"
+             % (label, logfile, "\n  ".join(reports[:10])))
+    return text, logfile
 
 
 def tile_image(img, real, size_bytes):

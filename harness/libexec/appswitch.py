@@ -23,7 +23,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "lib"))
 import guest  # noqa: E402
-from corpus import fail, prepare_corpus  # noqa: E402
+from corpus import (  # noqa: E402
+    add_run_host_py_args, boot_round, fail, prepare_corpus)
 
 MIB = 1 << 20
 BASE = os.environ.get("ZMP_BASE", "")
@@ -59,10 +60,7 @@ def parse_args(argv):
                     help="seconds one guest may run (default 2400)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON (default %(default)s)")
-    ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--src", help=argparse.SUPPRESS)
-    ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
+    add_run_host_py_args(ap)
     a = ap.parse_args(argv)
     if not 2 <= a.apps <= 32 or not 1 <= a.hot < a.apps or a.passes < 2 \
             or a.size < 1 or a.limit < 16 or a.rounds < 1 or a.writeback < 0:
@@ -83,18 +81,8 @@ def run_round(a, kind, kernel, img, rnd):
             "ZRAM_BLOCK_KB": a.block_size,
             "DISKSIZE": "%dM" % (2 * a.apps * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
-    logfile = os.path.join(guest.LOGS, label + ".log")
-    os.makedirs(os.path.dirname(logfile), exist_ok=True)
-    text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
-                                     drives=[img], mem="1G", smp=2,
-                                     icount=True)
-    if timed_out:
-        fail("%s: the guest did not finish within %d s (console: %s)"
-             % (label, a.timeout, logfile))
-    reports = guest.kernel_reports(text)
-    if reports:
-        fail("%s: kernel reports on the console (%s):\n  %s"
-             % (label, logfile, "\n  ".join(reports[:10])))
+    text, logfile = boot_round(label, kernel, initrd, a.timeout,
+                               drives=[img], mem="1G", smp=2, icount=True)
     got = {p: [json.loads(l[len(p):]) for l in text.splitlines()
                if l.startswith(p)] for p in PREFIXES}
     if "ZMP_EXIT 0" not in text or len(got["ZMP_APPSWITCH "]) != 1:

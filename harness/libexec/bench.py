@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "lib"))
 import guest  # noqa: E402
 import insnprof  # noqa: E402
-from corpus import fail, prepare_corpus  # noqa: E402
+from corpus import (  # noqa: E402
+    add_run_host_py_args, boot_round, fail, prepare_corpus, pyplot)
 
 MIB = 1 << 20
 ROUND_PREFIX = "ZMP_ROUND "
@@ -123,10 +124,7 @@ def parse_args(argv):
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=900,
                     help="seconds one guest may run (default 900)")
-    ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--src", help=argparse.SUPPRESS)
-    ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
+    add_run_host_py_args(ap)
     a = ap.parse_args(argv)
     if not 1 <= a.size <= 4096:
         ap.error("--size must be 1..4096 MiB")
@@ -215,25 +213,15 @@ def run_round(a, kind, kernel, img, rnd):
             "PROFILE_MARK": int(a.profile_swapin),
             "DISKSIZE": "%dM" % (2 * a.size + 64)}
     guest.make_initramfs(initrd, conf, a.src)
-    logfile = os.path.join(guest.LOGS, label + ".log")
-    os.makedirs(os.path.dirname(logfile), exist_ok=True)
     mem = "%dM" % max(1024, 3 * a.size + 512)
     prof = os.path.join(guest.LOGS, label + ".prof")
     extra = []
     if a.profile and rnd == 1:
         extra = insnprof.qemu_args(prof, insnprof.mark_address(kernel)
                                    if a.profile_swapin else None)
-    text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
-                                     drives=[img], mem=mem, smp=a.smp,
-                                     append=a.append, icount=a.icount,
-                                     extra=extra)
-    if timed_out:
-        fail("%s: the guest did not finish within %d s (console: %s)"
-             % (label, a.timeout, logfile))
-    reports = guest.kernel_reports(text)
-    if reports:
-        fail("%s: kernel reports on the console (%s):\n  %s"
-             % (label, logfile, "\n  ".join(reports[:10])))
+    text, logfile = boot_round(label, kernel, initrd, a.timeout,
+                               drives=[img], mem=mem, smp=a.smp,
+                               append=a.append, icount=a.icount, extra=extra)
     rounds = [json.loads(l[len(ROUND_PREFIX):]) for l in text.splitlines()
               if l.startswith(ROUND_PREFIX)]
     if "ZMP_EXIT 0" not in text or len(rounds) != 1:
@@ -526,12 +514,8 @@ def same_file(x, y):
 
 
 def plot(rounds, kinds, path, title):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("bench: matplotlib is missing, no plot", file=sys.stderr)
+    plt = pyplot()
+    if not plt:
         return False
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, key, name in ((axes[0], "swapout_ms", "swap-out"),

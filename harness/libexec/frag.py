@@ -28,15 +28,8 @@ def run(a, kind, kernel, img):
     guest.make_initramfs(initrd, {"MODE": "frag", "ALGO": a.algo,
                                   "SIZE": a.size, "STEPS": a.steps, "UNIT": a.unit,
                                   "DISKSIZE": "%dM" % (2 * a.size)}, a.src)
-    logfile = os.path.join(guest.LOGS, "frag-%s.log" % kind)
-    text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
-                                     drives=[img], mem="1G")
-    if timed_out:
-        corpus.fail("%s: the guest did not finish (console: %s)" % (kind, logfile))
-    reports = guest.kernel_reports(text)
-    if reports:
-        corpus.fail("%s: kernel reports (%s):\n  %s" % (kind, logfile,
-                                                        "\n  ".join(reports[:10])))
+    text, logfile = corpus.boot_round("frag-" + kind, kernel, initrd,
+                                      a.timeout, drives=[img], mem="1G")
     if "ZMP_EXIT 0" not in text:
         corpus.fail("%s: the guest run failed (console: %s)" % (kind, logfile))
     return [json.loads(l[len(PREFIX):]) for l in text.splitlines()
@@ -53,10 +46,7 @@ def main(argv):
                     help="KiB written from one folio and discarded at once; "
                     "16: 16 KiB mTHP, multi-page blocks on the patched kernel")
     ap.add_argument("--timeout", type=int, default=900)
-    ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--src", help=argparse.SUPPRESS)
+    corpus.add_run_host_py_args(ap)
     a = ap.parse_args(argv)
     if not 1 <= a.size <= 2048 or not 1 <= a.steps <= 100:
         ap.error("--size must be 1..2048 MiB and --steps 1..100")

@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "lib"))
 import guest  # noqa: E402
-from corpus import fail  # noqa: E402
+from corpus import add_run_host_py_args, boot_round, fail, pyplot  # noqa: E402
 
 BASE = os.environ.get("ZMP_BASE", "")
 BASE_DIR = os.environ.get("ZMP_BASE_DIR", "")
@@ -60,10 +60,7 @@ def parse_args(argv):
                     help="seconds one guest may run (default 5400)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
-    ap.add_argument("--baseline-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--patched-kernel", help=argparse.SUPPRESS)
-    ap.add_argument("--src", help=argparse.SUPPRESS)
-    ap.add_argument("--validate", action="store_true", help=argparse.SUPPRESS)
+    add_run_host_py_args(ap)
     a = ap.parse_args(argv)
     if a.rounds < 1 or a.jobs < 1 or a.smp < 1 or a.max_mib < 16:
         ap.error("--rounds, --jobs and --smp must be positive, --max-mib >= 16")
@@ -134,19 +131,9 @@ def run_round(a, kind, kernel, obj, ref, rnd):
             "THRASH_TARGETS": a.targets,
             "THRASH_MTHP_KB": " ".join(str(s) for s in a.mthp)}
     guest.make_initramfs(initrd, conf, a.src)
-    logfile = os.path.join(guest.LOGS, label + ".log")
-    os.makedirs(os.path.dirname(logfile), exist_ok=True)
-    text, timed_out = guest.run_qemu(kernel, initrd, logfile, a.timeout,
-                                     mem="2G", smp=a.smp, icount=True,
-                                     icount_sleep=True,
-                                     extra=guest.HOSTROOT_QEMU)
-    if timed_out:
-        fail("%s: the guest did not finish within %d s (console: %s)"
-             % (label, a.timeout, logfile))
-    reports = guest.kernel_reports(text)
-    if reports:
-        fail("%s: kernel reports on the console (%s):\n  %s"
-             % (label, logfile, "\n  ".join(reports[:10])))
+    text, logfile = boot_round(label, kernel, initrd, a.timeout, mem="2G",
+                               smp=a.smp, icount=True, icount_sleep=True,
+                               extra=guest.HOSTROOT_QEMU)
     lines = [l.strip() for l in text.splitlines()]
     results = [json.loads(l[len(RESULT_PREFIX):]) for l in lines
                if l.startswith(RESULT_PREFIX)]
@@ -241,12 +228,8 @@ def table(rounds, kinds, a, rss):
 
 
 def plot(rounds, kinds, path, title):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("thrash: matplotlib is missing, no plot", file=sys.stderr)
+    plt = pyplot()
+    if not plt:
         return False
     fig, ax = plt.subplots(figsize=(8, 4))
     for k, style in zip(kinds, ("-", "--")):
