@@ -27,6 +27,7 @@ NBEGIN, NEND = "<!-- native:begin -->", "<!-- native:end -->"
 PBEGIN, PEND = "<!-- phone:begin -->", "<!-- phone:end -->"
 RBEGIN, REND = "<!-- runs:begin -->", "<!-- runs:end -->"
 ZBEGIN, ZEND = "<!-- lz4:begin -->", "<!-- lz4:end -->"
+WBEGIN, WEND = "<!-- workloads:begin -->", "<!-- workloads:end -->"
 GENERATOR = "harness/bin/bench-summary --readme"
 
 
@@ -179,7 +180,8 @@ def block_runs(results):
     runs = []
     for f in glob.glob(os.path.join(results, "*", "*-b*k*.json")):
         d = load(f, results)
-        if "baseline" in d["summary"] and "patched" in d["summary"] and \
+        s = d.get("summary", {})    # the workloads' files have none
+        if "baseline" in s and "patched" in s and \
                 "--block-size" in d["command"]:
             runs.append(d)
     runs.sort(key=lambda d: (base_of(d), d["algo"], d["mthp_kb"],
@@ -240,6 +242,55 @@ def phone(results):
             r("phone_recompressed_compr"), r("phone_wb_bytes"),
             r("swapin_ms"), r("phone_rd_bytes"), commit_of(d),
             command_of(d)))
+    return stamp(runs, results) + "\n\n" + "\n".join(rows)
+
+
+def median_of(d, kind, fn):
+    """The median over @d's rounds on kernel @kind of fn(round)."""
+    vals = sorted(fn(r) for r in d["rounds"] if r["kernel"] == kind)
+    n = len(vals)
+    return (vals[n // 2] + vals[(n - 1) // 2]) / 2
+
+
+def workloads(results):
+    """The workloads: every harness/bin/thrash and harness/bin/appswitch
+    file, patched over baseline (medians over the rounds)."""
+    runs = [load(f, results) for f in sorted(
+        glob.glob(os.path.join(results, "*", "thrash-*.json")) +
+        glob.glob(os.path.join(results, "*", "appswitch-*.json")))]
+    rows = ["| base | workload | system time | elapsed or app back (hot, "
+            "cold) | faults p99 (hot, cold) | pool | written to flash "
+            "| rounds | commit | command |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+
+    def r(d, fn):
+        b, p = median_of(d, "baseline", fn), median_of(d, "patched", fn)
+        return "%.3f" % (p / b) if b else "-"
+    for d in runs:
+        a = d["args"]
+        n = len(d["rounds"]) // 2
+        mthp = "+".join("%d" % m for m in a["mthp"])
+        if os.path.basename(d["_file"]).startswith("thrash-"):
+            rows.append("| %s | build of %d objects, memory.max %d MiB, %s, "
+                        "%s KiB mTHP | %s | %s | - | %s | - | %d | %s | `%s` |" % (
+                base_of(d), len(a["targets"].split()), a["max_mib"],
+                a["algo"], mthp, r(d, lambda x: x["sys_ms"]),
+                r(d, lambda x: x["elapsed_ms"]),
+                r(d, lambda x: sum(p[1] for p in x["pool"]) /
+                  max(1, len(x["pool"]))), n, commit_of(d), command_of(d)))
+        else:
+            rows.append("| %s | %d apps of %d MiB, %d hot, memory.max %d "
+                        "MiB, lz4 + zstd + writeback, %s KiB mTHP | - | "
+                        "%s, %s | %s, %s | %s | %s | %d | %s | `%s` |" % (
+                base_of(d), a["apps"], a["size"], a["hot"], a["limit"],
+                mthp, r(d, lambda x: x["hot_ms"]),
+                r(d, lambda x: x["cold_ms"]),
+                r(d, lambda x: x["summary"]["hot_faults"]["p99_us"]),
+                r(d, lambda x: x["summary"]["cold_faults"]["p99_us"]),
+                r(d, lambda x: sum(x["used_per_pass"]) /
+                  len(x["used_per_pass"])),
+                r(d, lambda x: x["bd_write_bytes"]), n, commit_of(d),
+                command_of(d)))
     return stamp(runs, results) + "\n\n" + "\n".join(rows)
 
 
@@ -399,6 +450,8 @@ def write_readme(readme, results):
         text = replace(text, RBEGIN, REND, runs_table(results))
     if ZBEGIN in text and ZEND in text:
         text = replace(text, ZBEGIN, ZEND, lz4_speed(results))
+    if WBEGIN in text and WEND in text:
+        text = replace(text, WBEGIN, WEND, workloads(results))
     with open(readme, "w") as f:
         f.write(text)
     return 0
