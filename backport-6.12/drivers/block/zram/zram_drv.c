@@ -116,8 +116,8 @@ static inline bool zram_multi_pages(struct zram *zram)
  * lock, where the block lock, held across a whole block's decompression
  * (recompression's too), can only be tried. When the try fails, the free is
  * recorded in the block's pending mask and done by whoever holds or next
- * takes the lock: zram_slot_lock() and zram_slot_trylock() do the pending
- * frees first, zram_slot_unlock() before and after unlocking. A slot freed
+ * takes the lock: zram_slot_lock() does the pending frees first,
+ * zram_slot_unlock() before and after unlocking. A slot freed
  * by swap cannot be written again before swap allocates it again, which
  * comes after the notification; the writer then takes the lock, so its
  * pending free is done before the new data is stored, never after.
@@ -165,15 +165,14 @@ static inline void slot_free_pending(struct zram *zram, u32 first)
 }
 #endif
 
+/*
+ * A holder that only tried for the lock leaves the block's pending frees to
+ * zram_slot_unlock(): it reads a slot or frees one, and stores no data that
+ * a pending free done after it could take.
+ */
 static int zram_slot_trylock(struct zram *zram, u32 index)
 {
-	u32 first = zram_lock_index(zram, index);
-
-	if (!spin_trylock(&zram->table[first].lock))
-		return 0;
-	if (slot_has_pending(zram, first))
-		slot_free_pending(zram, first);
-	return 1;
+	return spin_trylock(&zram->table[zram_lock_index(zram, index)].lock);
 }
 
 static void zram_slot_lock(struct zram *zram, u32 index)
@@ -3356,8 +3355,8 @@ static void zram_slot_free_notify(struct block_device *bdev,
 	 * written again: record it in the block's pending mask instead,
 	 * never in the slot's own flags, which the lock holder updates
 	 * non-atomically. The holder does it when unlocking, or, if it
-	 * already looked, the trylock below or the lock's next holder does
-	 * (see zram_slot_unlock() for the barrier pairing).
+	 * already looked, the unlock after the trylock below or the lock's
+	 * next holder does (see zram_slot_unlock() for the barrier pairing).
 	 */
 	set_bit(index & (zram_block_pages(zram) - 1),
 		&zram_block_of(zram, index)->pending);
