@@ -168,7 +168,9 @@ static inline void slot_free_pending(struct zram *zram, u32 first)
 /*
  * A holder that only tried for the lock leaves the block's pending frees to
  * zram_slot_unlock(): it reads a slot or frees one, and stores no data that
- * a pending free done after it could take.
+ * a pending free done after it could take. A REQ_NOWAIT read may so find
+ * the old data of a slot whose free is pending; swap reads only slots it
+ * holds, which are not free, and a freed slot's data is undefined.
  */
 static int zram_slot_trylock(struct zram *zram, u32 index)
 {
@@ -200,9 +202,9 @@ static void zram_slot_unlock(struct zram *zram, u32 index)
 		/*
 		 * spin_unlock() only releases: order it before the load of
 		 * the pending mask, as zram_slot_free_notify() orders its
-		 * set_bit() before its trylock. So a free it recorded is seen
-		 * either by its trylock, which then succeeds, or here, and
-		 * done under the lock taken back.
+		 * set_bit() before its trylock. So either its trylock succeeds
+		 * and the unlock after it does the free it recorded, or the
+		 * free is seen here and done under the lock taken back.
 		 */
 		smp_mb();
 	} while (slot_has_pending(zram, first) && spin_trylock(lock));
