@@ -27,10 +27,8 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <getopt.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include "zmp.h"
 
