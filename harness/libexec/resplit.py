@@ -59,7 +59,7 @@ def main(repo, base, branch, series, overlay):
         later = [p for p in changed[nn] if files[p][0] != nn]
         if later:
             with open(os.path.join(split, nn + ".diff"), "w") as f:
-                f.write(git(repo, "diff", c + "^", c, "--", *later))
+                f.write(git(repo, "diff", "--abbrev=9", c + "^", c, "--", *later))
 
     # the files of each patch in the order series.conf gave them
     order, cur = {}, None
