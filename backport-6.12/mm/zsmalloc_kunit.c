@@ -92,6 +92,20 @@ struct zs_test_set {
 /* Most pages one object occupies: a multi-page block, and one on each side */
 #define ZS_TEST_MAX_OBJ_PAGES	((1 << ZS_TEST_MULTI_ORDER) + 2)
 
+/*
+ * roundtrip_multi_sizes tries every object size up to 16 KiB objects. The
+ * bytes it writes grow with the square of the largest object, so above
+ * order 2 it steps through the multi-page sizes by an odd stride (3 at
+ * order 3, 15 at order 4) that keeps them near order 2's count and still
+ * meets every class, and every size modulo ZS_ALIGN; class boundaries are
+ * all tried.
+ */
+#if ZS_TEST_MULTI_ORDER > 2
+#define ZS_TEST_MULTI_STRIDE	((1 << (2 * (ZS_TEST_MULTI_ORDER - 2))) - 1)
+#else
+#define ZS_TEST_MULTI_STRIDE	1
+#endif
+
 /* Whether zs_map_object() may map any object spanning pages in place */
 #define ZS_TEST_IN_PLACE	(IS_ENABLED(CONFIG_ZSMALLOC_MULTI_PAGES) && \
 				 !IS_ENABLED(CONFIG_HIGHMEM) && \
@@ -595,11 +609,13 @@ static void zs_test_class_layout(struct kunit *test)
 }
 
 /*
- * Every object size: fill one zspage and spill into a second one, so that
- * objects at every position of the zspage (including the ones crossing a
- * page boundary) are written, rewritten and read back.
+ * Every object size from @first to @last, @step apart: fill one zspage
+ * and spill into a second one, so that objects at every position of the
+ * zspage (including the ones crossing a page boundary) are written,
+ * rewritten and read back.
  */
-static void zs_test_roundtrip_sizes(struct kunit *test)
+static void zs_test_roundtrip_range(struct kunit *test, size_t first,
+				    size_t last, size_t step)
 {
 	struct zs_test_ctx *ctx = test->priv;
 	const struct zs_test_class *c;
@@ -610,13 +626,33 @@ static void zs_test_roundtrip_sizes(struct kunit *test)
 	for (c = ctx->classes; c < ctx->classes + ctx->nr_classes; c++)
 		nr = max(nr, c->objs_per_zspage + 1);
 
-	for (size = 1; size <= ctx->max; size++) {
+	for (size = first; size <= last; size += step) {
 		c = zs_test_class_of(ctx, size);
 		set = zs_test_set_create(test, nr);
 		zs_test_alloc_range(test, set, 0, c->objs_per_zspage + 1, size);
 		zs_test_exercise_set(test, set);
 		cond_resched();
 	}
+}
+
+/* Every size up to a page */
+static void zs_test_roundtrip_sizes(struct kunit *test)
+{
+	zs_test_roundtrip_range(test, 1, PAGE_SIZE, 1);
+}
+
+/*
+ * Every ZS_TEST_MULTI_STRIDE-th size above a page, a case of its own: it
+ * writes the most bytes of the suite, minutes on a kernel with KASAN.
+ */
+static void zs_test_roundtrip_multi_sizes(struct kunit *test)
+{
+	struct zs_test_ctx *ctx = test->priv;
+
+	if (ctx->max <= PAGE_SIZE)
+		kunit_skip(test, "no object is larger than a page");
+	zs_test_roundtrip_range(test, PAGE_SIZE + 1, ctx->max,
+				ZS_TEST_MULTI_STRIDE);
 }
 
 /*
@@ -675,13 +711,6 @@ static void zs_test_roundtrip_invalid(struct kunit *test)
 			zs_free(ctx->pool, handle);
 	}
 	KUNIT_EXPECT_EQ(test, zs_get_total_pages(ctx->pool), 0);
-}
-
-static void zs_test_roundtrip(struct kunit *test)
-{
-	zs_test_roundtrip_sizes(test);
-	zs_test_roundtrip_boundaries(test);
-	zs_test_roundtrip_invalid(test);
 }
 
 static size_t zs_test_churn_size(struct zs_test_ctx *ctx,
@@ -1436,7 +1465,10 @@ static void zs_test_in_place(struct kunit *test)
 
 static struct kunit_case zs_test_cases[] = {
 	KUNIT_CASE(zs_test_class_layout),
-	KUNIT_CASE(zs_test_roundtrip),
+	KUNIT_CASE(zs_test_roundtrip_sizes),
+	KUNIT_CASE(zs_test_roundtrip_multi_sizes),
+	KUNIT_CASE(zs_test_roundtrip_boundaries),
+	KUNIT_CASE(zs_test_roundtrip_invalid),
 	KUNIT_CASE(zs_test_churn),
 	KUNIT_CASE(zs_test_compaction),
 	KUNIT_CASE(zs_test_accounting),
