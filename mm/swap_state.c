@@ -394,7 +394,8 @@ void __swap_cache_replace_folio(struct swap_cluster_info *ci,
  * the workingset shadow its slot held: before its read, or for a folio of
  * swapin_sync_fill() once its read has succeeded.
  */
-static void swap_cache_alloc_finish(struct folio *folio, void *shadow)
+static __always_inline void swap_cache_alloc_finish(struct folio *folio,
+						    void *shadow)
 {
 	long nr_pages = folio_nr_pages(folio);
 
@@ -423,13 +424,13 @@ static void swap_cache_alloc_finish(struct folio *folio, void *shadow)
  *
  * @fill_shadow is NULL but for swapin_fill_slot(), which gets the folio
  * before swap_cache_alloc_finish() and the slot's shadow in *@fill_shadow,
- * to finish the folio only once its read has succeeded.
+ * to finish the folio only once its read has succeeded. Inlined in both
+ * callers, so that a fault's allocation costs what it did with one.
  */
-static struct folio *__swap_cache_alloc(struct swap_cluster_info *ci,
-					swp_entry_t targ_entry, gfp_t gfp,
-					unsigned int order, struct vm_fault *vmf,
-					struct mempolicy *mpol, pgoff_t ilx,
-					void **fill_shadow)
+static __always_inline struct folio *
+__swap_cache_alloc(struct swap_cluster_info *ci, swp_entry_t targ_entry,
+		   gfp_t gfp, unsigned int order, struct vm_fault *vmf,
+		   struct mempolicy *mpol, pgoff_t ilx, void **fill_shadow)
 {
 	int err;
 	swp_entry_t entry;
