@@ -35,7 +35,6 @@
 #include <linux/part_stat.h>
 #include <linux/kernel_read_file.h>
 #include <linux/rcupdate.h>
-#include <linux/jump_label.h>
 
 #include "zram_drv.h"
 
@@ -68,16 +67,6 @@ static void slot_lock_init(struct zram *zram)
 	lockdep_init_map(&zram->table_lock_map, "zram->table[index].lock", &__key, 0);
 }
 
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-/*
- * On from when a device is first given blocks (zram_set_block_order()),
- * never off again. Until then every device stores pages, and the I/O
- * paths skip their tests for blocks (zram_multi_pages(), zram_in_block()):
- * a system whose devices store pages pays nothing for blocks.
- */
-static DEFINE_STATIC_KEY_FALSE(zram_blocks_key);
-#endif
-
 /* A device's block: 1 << order slots, 0 for a device that stores pages */
 static inline unsigned int zram_block_order(struct zram *zram)
 {
@@ -100,10 +89,6 @@ static inline size_t zram_block_size(struct zram *zram)
 
 static inline bool zram_multi_pages(struct zram *zram)
 {
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-	if (!static_branch_unlikely(&zram_blocks_key))
-		return false;
-#endif
 	return zram_block_order(zram) > 0;
 }
 
@@ -323,8 +308,7 @@ static void set_slot_size(struct zram *zram, u32 index, size_t size)
 static inline bool zram_in_block(struct zram *zram, u32 index)
 {
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	return static_branch_unlikely(&zram_blocks_key) &&
-	       test_slot_flag(zram, index, ZRAM_MULTI);
+	return test_slot_flag(zram, index, ZRAM_MULTI);
 #else
 	return false;
 #endif
@@ -2752,17 +2736,6 @@ static int zram_parse_bool(const char *buf, bool *val)
 	return -EINVAL;
 }
 
-/*
- * Give @zram blocks of 1 << @order slots (0: pages), before disksize; the
- * first device given blocks turns on zram_blocks_key.
- */
-static void zram_set_block_order(struct zram *zram, unsigned int order)
-{
-	if (order)
-		static_branch_enable(&zram_blocks_key);
-	zram->block_order = order;
-}
-
 static ssize_t multi_pages_store(struct device *dev,
 				 struct device_attribute *attr,
 				 const char *buf, size_t len)
@@ -2780,9 +2753,9 @@ static ssize_t multi_pages_store(struct device *dev,
 	}
 	/* 1 keeps a block size already chosen */
 	if (!val)
-		zram_set_block_order(zram, 0);
+		zram->block_order = 0;
 	else if (!zram->block_order)
-		zram_set_block_order(zram, ZRAM_MULTI_PAGES_ON_ORDER);
+		zram->block_order = ZRAM_MULTI_PAGES_ON_ORDER;
 
 	return len;
 }
@@ -2813,7 +2786,7 @@ static ssize_t block_size_store(struct device *dev,
 		pr_info("Cannot change block_size for initialized device\n");
 		return -EBUSY;
 	}
-	zram_set_block_order(zram, ilog2(size >> PAGE_SHIFT));
+	zram->block_order = ilog2(size >> PAGE_SHIFT);
 
 	return len;
 }
@@ -4902,7 +4875,7 @@ static int zram_add(void)
 	zram_comp_params_reset(zram);
 	comp_algorithm_set(zram, ZRAM_PRIMARY_COMP, default_compressor);
 #ifdef CONFIG_ZRAM_MULTI_PAGES
-	zram_set_block_order(zram, CONFIG_ZRAM_DEF_BLOCK_ORDER);
+	zram->block_order = CONFIG_ZRAM_DEF_BLOCK_ORDER;
 #endif
 
 	/* Actual capacity set using sysfs (/sys/block/zram<id>/disksize */
