@@ -2092,7 +2092,6 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 		 * device.
 		 */
 		zram_slot_unlock(zram, index);
-
 		ret = read_from_bdev(zram, page, blk_idx, bdr);
 	}
 
