@@ -10,6 +10,7 @@ lockdep, Oops, panic) and on a guest that does not power off in time.
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -203,7 +204,7 @@ def make_initramfs(path, conf, src_tree, arch="x86_64"):
         compile_test_zswap(src_tree, os.path.join(root, "zmp/bin/test_zswap"), arch)
         with open(os.path.join(root, "zmp/run.conf"), "w") as f:
             for k, v in conf.items():
-                f.write("%s='%s'\n" % (k, v))
+                f.write("%s=%s\n" % (k, shlex.quote(str(v))))
         subprocess.run("find . | cpio -o -H newc --quiet | gzip -1 > '%s'" % path,
                        shell=True, cwd=root, check=True)
     finally:

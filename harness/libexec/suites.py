@@ -144,7 +144,13 @@ def judge(test, base, new, known):
             else:
                 bad.append("fails on patched, %s on baseline: %s" % (bs, key))
         elif bs in ("pass", "fail") and ps in ("skip", "none"):
-            bad.append("%s on baseline, %s on patched: %s" % (bs, ps, key))
+            flaky = [r for rx, r in known if ps == "none" and
+                     rx.search(what) and r.startswith("flaky:")]
+            if flaky:
+                notes.append("%s on baseline, none on patched: %s (%s)" %
+                             (bs, key, flaky[0]))
+            else:
+                bad.append("%s on baseline, %s on patched: %s" % (bs, ps, key))
         elif bs == "fail":
             notes.append("fails on baseline only: %s" % key)
     return bad, notes
