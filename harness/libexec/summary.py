@@ -271,9 +271,11 @@ def workloads(results):
         n = len(d["rounds"]) // 2
         mthp = "+".join("%d" % m for m in a["mthp"])
         if os.path.basename(d["_file"]).startswith("thrash-"):
-            rows.append("| %s | build of %d objects, memory.max %d MiB, %s, "
-                        "%s KiB mTHP | %s | %s | - | %s | - | %d | %s | `%s` |" % (
-                base_of(d), len(a["targets"].split()), a["max_mib"],
+            rows.append("| %s | build of %d objects, make -j%d, memory.max "
+                        "%d MiB, %s, %s KiB mTHP | %s | %s | - | %s | - | %d "
+                        "| %s | `%s` |" % (
+                base_of(d), len(a["targets"].split()), a.get("jobs", 2),
+                a["max_mib"],
                 a["algo"], mthp, r(d, lambda x: x["sys_ms"]),
                 r(d, lambda x: x["elapsed_ms"]),
                 r(d, lambda x: sum(p[1] for p in x["pool"]) /

@@ -278,6 +278,8 @@ def main(argv):
         "mm4" if a.targets == DEFAULT_TARGETS else
         "+".join(t.replace("/", "_") for t in a.targets.split()), a.algo,
         "+".join("%dk" % s for s in a.mthp), a.block_size, a.max_mib)
+    if a.jobs != 2:
+        stem += "-j%d" % a.jobs
     jpath = os.path.join(a.out, stem + ".json")
     with open(jpath, "w") as f:
         json.dump({"base": BASE, "commit": commit, "command": cmd,
