@@ -106,6 +106,9 @@ if [ "${BESIDE:-0}" = 1 ]; then
 	wait $beside
 	echo "ZMP_BESIDE {\"passes\": $(cat /tmp/beside.n)}"
 fi
+# zram's missed and deferred slot frees (debug_stat: miss_free on its second
+# line, the series' block line after it)
+sed 's/^/ZMP_DEBUG_STAT /' /sys/block/zram0/debug_stat
 # compaction (kcompactd's proactive runs included) during the run
 grep -E '^(compact_|kcompactd_)' /proc/vmstat | sed 's/^/ZMP_VMSTAT /'
 echo "ZMP_EXIT $rc"

@@ -18,10 +18,15 @@
  * With --writers N, N threads page the memory out at once, each its own
  * contiguous share of it, so that N CPUs store into zram (and allocate
  * from zsmalloc) at the same time.
- * With --latency, two more passes follow the rounds, each paging the memory
- * out and touching it back in, one page after another, then in a fixed
- * pseudo-random order: each touch that faults is timed alone, and the
- * distribution of those times goes to a line starting "ZMP_LATENCY ".
+ * With --latency, three more passes follow the rounds. The first two page
+ * the memory out and touch it back in, one page after another, then in a
+ * fixed pseudo-random order: each touch that faults is timed alone, and
+ * the distribution of those times goes to a line starting "ZMP_LATENCY ".
+ * The third pages the memory out once more and frees it 16 KiB at a time
+ * with MADV_DONTNEED, in the fixed pseudo-random order, timing each call:
+ * freeing swapped-out memory frees its swap slots, and with them zram's
+ * (zram_slot_free_notify(), called under swap's locks). Its line has the
+ * order "free"; the memory holds zeroes after it.
  * Exit status: 0 when every byte matched, 1 on a mismatch, 2 on bad usage
  * or a setup error.
  */
@@ -169,7 +174,7 @@ static void snap(struct snapshot *s)
 		    fgets(line, sizeof(line), f))
 			n = sscanf(line, "%llu %llu %llu", &s->buffered_reads,
 				   &s->in_place_reads, &s->copied_reads);
-		/* the 6.12 backport's line has buffered_reads alone */
+		/* the 6.12 backport's: buffered_reads, deferred_frees */
 		if (n < 1)
 			s->buffered_reads = 0;
 		if (n < 3)
@@ -375,6 +380,54 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 	return compare(mem, fd, size);
 }
 
+/*
+ * The free pass: page the @size bytes at @mem out, then MADV_DONTNEED them
+ * FREE_CHUNK bytes at a time in a fixed pseudo-random order, timing each
+ * call, which frees the chunk's swap slots; print the distribution (order
+ * "free", every call counted in "faults"). The memory is zero after it.
+ */
+#define FREE_CHUNK (16 * 1024)
+static void free_pass(unsigned char *mem, size_t size, int fd, int fail_swapin)
+{
+	size_t n = size / FREE_CHUNK, i, off;
+	size_t *idx = malloc(n * sizeof(*idx));
+	unsigned long long *lat = malloc(n * sizeof(*lat));
+	unsigned long long sum = 0, t0, t1;
+
+	if (!idx || !lat)
+		die("malloc");
+	page_order(idx, n, 1, 0x9e3779b97f4a7c15ULL);
+	/* as latency_pass(): mTHP again after a swap-in that had none */
+	if (fail_swapin) {
+		if (madvise(mem, size, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
+		for (off = 0; off < size; off += MIB)
+			if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
+				die("reading the corpus");
+	}
+	if (madvise(mem, size, MADV_PAGEOUT))
+		die("madvise(MADV_PAGEOUT)");
+	for (i = 0; i < n; i++) {
+		t0 = ns_now();
+		if (madvise(mem + idx[i] * FREE_CHUNK, FREE_CHUNK, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
+		t1 = ns_now();
+		lat[i] = t1 - t0;
+		sum += t1 - t0;
+	}
+	qsort(lat, n, sizeof(*lat), cmp_ull);
+	printf("ZMP_LATENCY {\"order\": \"free\", \"touches\": %zu, \"faults\": %zu, ",
+	       n, n);
+	printf("\"p50_us\": %.2f, \"p90_us\": %.2f, \"p99_us\": %.2f, ",
+	       percentile_us(lat, n, 0.50), percentile_us(lat, n, 0.90),
+	       percentile_us(lat, n, 0.99));
+	printf("\"max_us\": %.2f, \"mean_us\": %.2f}\n",
+	       n ? lat[n - 1] / 1e3 : 0, n ? sum / 1e3 / n : 0);
+	fflush(stdout);
+	free(idx);
+	free(lat);
+}
+
 struct pageout_share {
 	unsigned char *mem;
 	size_t len;
@@ -571,6 +624,7 @@ int main(int argc, char **argv)
 	if (latency) {
 		total_bad += latency_pass(mem, size, fd, 0, fail_swapin);
 		total_bad += latency_pass(mem, size, fd, 1, fail_swapin);
+		free_pass(mem, size, fd, fail_swapin);
 	}
 	printf("ZMP_DONE {\"rounds\": %lu, \"size_mib\": %lu, \"mismatches\": %lu}\n",
 	       rounds, size_mib, total_bad);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tbprof: a qemu TCG plugin for harness/bin/bench --profile.  Counts the
+ * tbprof: a qemu TCG plugin for harness/bin/bench --profile and
+ * harness/bin/thrash --profile.  Counts the
  * guest instructions executed in every translation block (by its start
  * address and length) and writes "address instructions executions", one
  * block a line, to the file named by its out= argument when qemu exits.
@@ -9,8 +10,12 @@
  * between the first and the second execution of the block at ADDR is
  * written: the counts are taken at both and the difference written, so a
  * guest program that makes a rare system call before and after a phase
- * (swapbench --mark) has that phase alone counted.  Built against Debian's
- * qemu 7.2 plugin header.
+ * (swapbench --mark) has that phase alone counted.  A block whose address
+ * has the top bit clear (user space, and code that runs before the kernel
+ * is at its own addresses, such as bzImage's decompressor) is counted in
+ * one entry, address 0 and one instruction, executed once for each such
+ * instruction: many processes' blocks would not fit the table.  Built
+ * against Debian's qemu 7.2 plugin header.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +88,16 @@ static void mark_reached(unsigned int vcpu, void *unused)
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t pc = qemu_plugin_tb_vaddr(tb);
-	struct block *b = lookup(pc, qemu_plugin_tb_n_insns(tb));
+	uint64_t n = qemu_plugin_tb_n_insns(tb);
+	struct block *b;
+
+	if (!(pc >> 63)) {
+		b = lookup(0, 1);
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							 &b->execs, n);
+		return;
+	}
+	b = lookup(pc, n);
 
 	/* before the block's own count: the mark's block counts once */
 	if (mark && pc == mark)

@@ -350,10 +350,10 @@ lock_series_repo() {
 }
 
 # build_guest baseline|patched [guest|guest-order4|debug|arm64|arm64-16k|
-# arm64-swtags|arm64-mte|ext|debug-ext]: builds the kernel image, prints
-# its path.
-# guest-order4: the guest kernel with the largest multi-page order (64 KiB
-# blocks; the patched tree only). arm64-swtags and arm64-mte: tag-based
+# arm64-swtags|arm64-mte|ext|ext-order4|debug-ext]: builds the kernel
+# image, prints its path.
+# guest-order4, ext-order4: the guest or ext kernel with the largest
+# multi-page order (64 KiB blocks; the patched tree only). arm64-swtags and arm64-mte: tag-based
 # KASAN, software or on MTE, with the zsmalloc KUnit suite when patched.
 # ext and debug-ext: the guest and debug kernels that boot the host's
 # Debian root over 9p (ext.config), for the outside suites.
@@ -362,10 +362,12 @@ build_guest() {
 	src=$(prepare_tree "$kind")
 	out=$(tree_dir "$kind")/$variant
 	case $variant in
-	guest|guest-order4|debug|ext|debug-ext|arm64|arm64-16k|arm64-swtags|arm64-mte) ;;
+	guest|guest-order4|debug|ext|ext-order4|debug-ext|arm64|arm64-16k|arm64-swtags|arm64-mte) ;;
 	*) die "unknown variant $variant" ;;
 	esac
-	[ "$kind-$variant" = baseline-guest-order4 ] && die "guest-order4: a patched kernel only"
+	case $kind-$variant in
+	baseline-*-order4) die "$variant: a patched kernel only" ;;
+	esac
 	mkdir -p "$out"
 	frags="$ZMP_HARNESS/configs/guest.config"
 	case $variant in
@@ -386,7 +388,7 @@ build_guest() {
 	debug|debug-ext) frags="$frags $ZMP_HARNESS/configs/debug.config" ;;
 	esac
 	case $variant in
-	ext|debug-ext)
+	ext|ext-order4|debug-ext)
 		frags="$frags $ZMP_HARNESS/configs/ext.config"
 		[ ! -f "$ZMP_HARNESS/configs/ext-$BASE_NAME.config" ] ||
 			frags="$frags $ZMP_HARNESS/configs/ext-$BASE_NAME.config" ;;
@@ -395,8 +397,9 @@ build_guest() {
 	# (not debug-ext: its baseline and patched kernels differ by the series)
 	[ "$kind-$variant" = patched-debug ] &&
 		frags="$frags $ZMP_HARNESS/configs/patched-debug.config"
-	[ "$variant" = guest-order4 ] &&
-		frags="$frags $ZMP_HARNESS/configs/order4.config"
+	case $variant in
+	*-order4) frags="$frags $ZMP_HARNESS/configs/order4.config" ;;
+	esac
 	args=$(arch_args "$variant")
 	# shellcheck disable=SC2086
 	configure_kernel --args "$args" "$src" "$out" $frags

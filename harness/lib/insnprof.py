@@ -18,6 +18,7 @@ QEMU_ORIG_SHA256 = "91aca71520040edc40b8d437aa3004dae614f58e286cf653ee8996c07af2
 HEADER = "qemu-7.2.0/include/qemu/qemu-plugin.h"
 # the compression libraries' symbol prefixes (lib/zstd, lib/lz4)
 LIB_PREFIXES = ("ZSTD_", "HUF_", "FSE_", "HIST_", "BIT_", "LZ4_")
+# user space, and what ran before the kernel's own addresses (tbprof.c)
 USER = "(user space)"
 
 

@@ -86,7 +86,10 @@ def parse_args(argv):
                     help="after each round, swap the memory out and in twice "
                     "more, touching pages in order and in a random order, "
                     "and report the distribution of swap-in fault latency "
-                    "(p50, p90, p99, max, in the benchmark's clock)")
+                    "(p50, p90, p99, max, in the benchmark's clock); then "
+                    "swap it out once more and free it 16 KiB at a time "
+                    "(MADV_DONTNEED, which frees swap slots), timing each "
+                    "call")
     ap.add_argument("--compact", action="store_true",
                     help="compact memory between swap-out and swap-in "
                     "(untimed): migration moves zsmalloc pages, so block "
@@ -217,6 +220,8 @@ def run_round(a, kind, kernel, img, rnd):
     prof = os.path.join(guest.LOGS, label + ".prof")
     extra = []
     if a.profile and rnd == 1:
+        if os.path.exists(prof):
+            os.remove(prof)
         extra = insnprof.qemu_args(prof, insnprof.mark_address(kernel)
                                    if a.profile_swapin else None)
     text, logfile = boot_round(label, kernel, initrd, a.timeout,
@@ -264,19 +269,42 @@ def run_round(a, kind, kernel, img, rnd):
     lat = [json.loads(l[len(LATENCY_PREFIX):]) for l in text.splitlines()
            if l.startswith(LATENCY_PREFIX)]
     if a.latency:
-        if sorted(x["order"] for x in lat) != ["random", "sequential"]:
-            fail("%s: no latency passes in the output (console: %s)"
+        if sorted(x["order"] for x in lat) != ["free", "random",
+                                                "sequential"]:
+            fail("%s: not every latency pass in the output (console: %s)"
                  % (label, logfile))
         r["latency"] = {x.pop("order"): x for x in lat}
     r["kernel"] = kind
     r["round"] = rnd
     r["classes"] = classes_summary(text)
+    r.update(debug_stat(text, label, logfile))
     if extra:
         r["profile"] = insnprof.functions(kernel, prof)
     return r
 
 
 CLASSES_PREFIX = "ZMP_CLASSES "
+DEBUG_STAT_PREFIX = "ZMP_DEBUG_STAT "
+
+
+def debug_stat(text, label, logfile):
+    """zram0's debug_stat as the guest printed it at the end of the boot:
+    miss_free (the second field of its second line: "writestall N" on
+    6.12, "0 N" on 7.2), and on a patched kernel deferred_frees (the last
+    field of the series' block line: 7.2's has four fields, 6.12's two)."""
+    lines = [l[len(DEBUG_STAT_PREFIX):].split() for l in text.splitlines()
+             if l.startswith(DEBUG_STAT_PREFIX)]
+    if len(lines) < 2 or len(lines[1]) != 2 or not lines[1][1].isdigit():
+        fail("%s: no miss_free in zram0's debug_stat (console: %s)"
+             % (label, logfile))
+    out = {"miss_free": int(lines[1][1])}
+    if len(lines) >= 3:
+        block = lines[2]
+        if len(block) not in (2, 4) or not all(x.isdigit() for x in block):
+            fail("%s: debug_stat's block line is not the series' (console: "
+                 "%s)" % (label, logfile))
+        out["deferred_frees"] = int(block[-1])
+    return out
 
 
 def classes_summary(text):
@@ -318,7 +346,10 @@ def summarize(rounds):
         s[key] = mean([r.get(key, 0) for r in rounds])
     for key in MM_KEYS:
         s[key] = mean([r["mm_stat"][key] for r in rounds])
-    for order in ("sequential", "random"):
+    for key in ("miss_free", "deferred_frees"):
+        if all(key in r for r in rounds):
+            s[key] = mean([r[key] for r in rounds])
+    for order in ("sequential", "random", "free"):
         lat = [r["latency"][order] for r in rounds if "latency" in r]
         if lat:
             s["latency_" + order] = {
@@ -420,17 +451,34 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
     row("mem_used_total / compr_data_size (%)",
         [100.0 * summary[k]["mem_used_total"] / summary[k]["compr_data_size"]
          if summary[k]["compr_data_size"] else 0 for k in kinds], "%.2f")
-    for order in ("sequential", "random"):
+    for order in ("sequential", "random", "free"):
         key = "latency_" + order
         if not all(key in summary[k] for k in kinds):
             continue
-        for stat, title in (("faults", "faults"), ("p50_us", "p50 (us)"),
+        what = ("slot free, MADV_DONTNEED of 16 KiB swapped out" if
+                order == "free" else "swap-in fault latency, %s touch" % order)
+        for stat, title in (("faults", "calls" if order == "free" else
+                             "faults"), ("p50_us", "p50 (us)"),
                             ("p90_us", "p90 (us)"), ("p99_us", "p99 (us)"),
                             ("max_us", "max (us, of all rounds)"),
                             ("mean_us", "mean (us)")):
-            row("swap-in fault latency, %s touch: %s" % (order, title),
+            row("%s: %s" % (what, title),
                 [summary[k][key][stat] for k in kinds],
                 "%.0f" if stat == "faults" else "%.1f")
+    for key, title in (("miss_free", "slot frees missed, whole boot "
+                        "(debug_stat miss_free)"),
+                       ("deferred_frees", "slot frees deferred to the "
+                        "block's lock holder, whole boot (debug_stat)")):
+        if any(key in summary[k] for k in kinds):
+            # "-" for a kernel without the counter (deferred_frees: the base)
+            vals = [summary[k].get(key) for k in kinds]
+            line = "| %s |" % title + "".join(
+                " %s |" % ("-" if v is None else "%.0f" % v) for v in vals)
+            for n, d in pairs:
+                vn, vd = vals[kinds.index(n)], vals[kinds.index(d)]
+                line += (" %.3f |" % (vn / vd)) if vn is not None and vd \
+                    else " - |"
+            lines.append(line)
     for key in ("swpout", "swpout_fallback"):
         sizes = sorted({s for k in kinds for s in summary[k][key]},
                        key=lambda s: int(s.split("-")[1][:-2]))
@@ -450,8 +498,10 @@ def table(summary, kinds, ref, a, corpus_name, rounds):
                 "out again and touched back page by page, in order and in a "
                 "fixed random order; each touch that faulted timed alone "
                 "(%s); percentiles over those faults, averaged over the "
-                "rounds" % ("instruction clock: 1 us = 1000 guest "
-                            "instructions" if a.icount else "host clock")]
+                "rounds; slot free: the memory paged out once more and freed "
+                "16 KiB at a time in the random order, each MADV_DONTNEED "
+                "timed" % ("instruction clock: 1 us = 1000 guest "
+                           "instructions" if a.icount else "host clock")]
     if a.recompress_beside:
         out += ["", "recompression beside: echo all > idle and type=idle "
                 "priority=1 (zstd) > recompress, over and over, on the other "

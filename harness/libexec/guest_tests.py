@@ -53,7 +53,10 @@ def main():
             ap.error("%s: no such file" % f)
     logdir = guest.LOGS
     os.makedirs(logdir, exist_ok=True)
-    initrd = os.path.join(guest.WORK, "initramfs-%s.cpio.gz" % a.label)
+    # named after the log directory too (one a base: LOGS/<base>), as
+    # runs of two bases with the same label may overlap
+    initrd = os.path.join(guest.WORK, "initramfs-%s-%s.cpio.gz" % (
+        os.path.basename(os.path.normpath(logdir)), a.label))
     logfile = os.path.join(logdir, "%s.log" % a.label)
     conf = {"MODE": "test", "TESTS": " ".join(a.tests)}
     for kv in a.conf:

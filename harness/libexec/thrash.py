@@ -22,6 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "lib"))
 import guest  # noqa: E402
+import insnprof  # noqa: E402
 from corpus import add_run_host_py_args, boot_round, fail, pyplot  # noqa: E402
 
 BASE = os.environ.get("ZMP_BASE", "")
@@ -42,7 +43,9 @@ def parse_args(argv):
     ap.add_argument("--mthp", type=int, nargs="+", default=[16],
                     metavar="KiB", help="mTHP sizes on (default 16)")
     ap.add_argument("--block-size", type=int, default=16, metavar="KiB",
-                    help="the patched device's block_size (default 16)")
+                    help="the patched device's block_size (default 16; 32 "
+                    "and 64 boot the patched kernel built with "
+                    "CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=4)")
     ap.add_argument("--max-mib", type=int, default=100,
                     help="the build cgroup's memory.max (default 100: half "
                     "of the 200 MiB memory.peak of the default targets' "
@@ -60,10 +63,15 @@ def parse_args(argv):
                     help="seconds one guest may run (default 5400)")
     ap.add_argument("--out", default=os.path.join(guest.WORK, "results", BASE),
                     help="directory for the JSON and PNG (default %(default)s)")
+    ap.add_argument("--profile", action="store_true",
+                    help="count round 1's guest instructions by kernel "
+                    "function, the whole boot (harness/host/tbprof.c)")
     add_run_host_py_args(ap)
     a = ap.parse_args(argv)
     if a.rounds < 1 or a.jobs < 1 or a.smp < 1 or a.max_mib < 16:
         ap.error("--rounds, --jobs and --smp must be positive, --max-mib >= 16")
+    if a.block_size not in (4, 8, 16, 32, 64):
+        ap.error("--block-size: 4, 8, 16, 32 or 64")
     if not a.targets.split() or any(not t.endswith(".o") or t.startswith("/")
                                     or ".." in t for t in a.targets.split()):
         ap.error("--targets: object files of the tree, such as mm/slub.o")
@@ -131,9 +139,15 @@ def run_round(a, kind, kernel, obj, ref, rnd):
             "THRASH_TARGETS": a.targets,
             "THRASH_MTHP_KB": " ".join(str(s) for s in a.mthp)}
     guest.make_initramfs(initrd, conf, a.src)
+    extra = list(guest.HOSTROOT_QEMU)
+    prof = os.path.join(guest.LOGS, label + ".prof")
+    if a.profile and rnd == 1:
+        if os.path.exists(prof):
+            os.remove(prof)
+        extra += insnprof.qemu_args(prof)
     text, logfile = boot_round(label, kernel, initrd, a.timeout, mem="2G",
                                smp=a.smp, icount=True, icount_sleep=True,
-                               extra=guest.HOSTROOT_QEMU)
+                               extra=extra)
     lines = [l.strip() for l in text.splitlines()]
     results = [json.loads(l[len(RESULT_PREFIX):]) for l in lines
                if l.startswith(RESULT_PREFIX)]
@@ -145,6 +159,8 @@ def run_round(a, kind, kernel, obj, ref, rnd):
     r["pool"] = [[int(x) for x in l[len(POOL_PREFIX):].split()]
                  for l in lines if l.startswith(POOL_PREFIX)]
     r["kernel"], r["round"] = kind, rnd
+    if a.profile and rnd == 1:
+        r["profile"] = insnprof.functions(kernel, prof)
     return r
 
 
@@ -252,7 +268,8 @@ def main(argv):
     a = parse_args(argv)
     kinds = ["baseline", "patched"]
     if a.validate:
-        print("baseline:ext patched:ext")
+        print("baseline:ext patched:%s"
+              % ("ext-order4" if a.block_size > 16 else "ext"))
         return 0
     kernels = {"baseline": a.baseline_kernel, "patched": a.patched_kernel}
     for k in kinds:
@@ -270,8 +287,16 @@ def main(argv):
                          delta(r, "pswpout"), delta(r, "pswpin")))
             rounds.append(r)
     cmd = os.environ.get("ZMP_BENCH_CMD", "")
-    text = "command: %s\nbase: %s, commit %s\n%s" % (
-        cmd, BASE, commit, table(rounds, kinds, a, rss))
+    text = table(rounds, kinds, a, rss)
+    if a.profile:
+        counts = {r["kernel"]: r.pop("profile") for r in rounds
+                  if "profile" in r}
+        text += ("\n\nguest instructions by function, round 1 of each "
+                 "kernel, the whole boot (M instructions; the round's times "
+                 "count in the medians, its elapsed with the plugin's "
+                 "slowdown of the host while the guest waits):\n"
+                 + insnprof.table(counts, kinds))
+    text = "command: %s\nbase: %s, commit %s\n%s" % (cmd, BASE, commit, text)
     print(text)
     os.makedirs(a.out, exist_ok=True)
     stem = "thrash-%s-%s-m%s-b%dk-%dM" % (
@@ -280,6 +305,8 @@ def main(argv):
         "+".join("%dk" % s for s in a.mthp), a.block_size, a.max_mib)
     if a.jobs != 2:
         stem += "-j%d" % a.jobs
+    if a.profile:
+        stem += "-profile"
     jpath = os.path.join(a.out, stem + ".json")
     with open(jpath, "w") as f:
         json.dump({"base": BASE, "commit": commit, "command": cmd,
