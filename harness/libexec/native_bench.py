@@ -64,6 +64,13 @@ def load(work, kind, rounds):
             d = json.loads(line[len("ZMP_UB "):])
             mm = d["mm_stat"].split()
             d["compr"], d["used"] = int(mm[1]), int(mm[2])
+            # debug_stat: "version: 1", writestall (0 on 7.2) and
+            # miss_free, then 7.2's block line: buffered_reads,
+            # in_place_reads, copied_reads, deferred_frees (6.12's block
+            # line has only the first and the last)
+            dbg = d.get("debug_stat", "").split()
+            if len(dbg) == 8:
+                d["in_place"], d["copied"] = int(dbg[5]), int(dbg[6])
             if d["mismatches"] or d["error"]:
                 bad.append("%s round %d %s %d KiB: %d mismatches, error %d" % (
                     kind, r, d["algo"], d["unit_kb"], d["mismatches"],
@@ -156,6 +163,16 @@ def main():
                          fmt % r["patched_median"], r["unit"],
                          r["baseline_spread_pct"], r["patched_spread_pct"],
                          ratio))
+    reads = []
+    for key in sorted(patched, key=lambda k: (k[0] != "zstd", k[1])):
+        ds = patched[key]
+        if ds and all("in_place" in d for d in ds):
+            reads.append("%s %d KiB: %d in place, %d copied" % (
+                key[0], key[1], statistics.median(d["in_place"] for d in ds),
+                statistics.median(d["copied"] for d in ds)))
+    if reads:
+        lines += ["", "patched, block decompressions of objects over several "
+                  "pages, a round's median (debug_stat): " + "; ".join(reads)]
     text = "\n".join(lines) + "\n"
     print(text)
     for b in bad:
