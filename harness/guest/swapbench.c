@@ -307,6 +307,21 @@ static void write_proc(const char *path, const char *val)
 }
 
 /*
+ * Drop the @size bytes at @mem and read them from the corpus again: large
+ * folios again (mTHP) where a swap-in without them left small ones.
+ */
+static void refill(unsigned char *mem, size_t size, int fd)
+{
+	size_t off;
+
+	if (madvise(mem, size, MADV_DONTNEED))
+		die("madvise(MADV_DONTNEED)");
+	for (off = 0; off < size; off += MIB)
+		if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
+			die("reading the corpus");
+}
+
+/*
  * One latency pass over the @size bytes at @mem: page them out, then touch
  * one byte of every page, in order or in a fixed pseudo-random permutation,
  * timing each touch that faulted (the fault count is read outside the
@@ -322,19 +337,13 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 	struct { unsigned long long ns; size_t touch; } worst[3] = { { 0 } };
 	unsigned long long sum = 0, f0, t0, t1;
 	volatile unsigned char sink = 0;
-	size_t off;
 
 	if (!idx || !lat)
 		die("malloc");
 	page_order(idx, n, random_order, 0x9e3779b97f4a7c15ULL);
 	/* as the rounds do: mTHP again after a swap-in that had none */
-	if (fail_swapin) {
-		if (madvise(mem, size, MADV_DONTNEED))
-			die("madvise(MADV_DONTNEED)");
-		for (off = 0; off < size; off += MIB)
-			if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
-				die("reading the corpus");
-	}
+	if (fail_swapin)
+		refill(mem, size, fd);
 	if (madvise(mem, size, MADV_PAGEOUT))
 		die("madvise(MADV_PAGEOUT)");
 	if (fail_swapin)
@@ -389,7 +398,7 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 #define FREE_CHUNK (16 * 1024)
 static void free_pass(unsigned char *mem, size_t size, int fd, int fail_swapin)
 {
-	size_t n = size / FREE_CHUNK, i, off;
+	size_t n = size / FREE_CHUNK, i;
 	size_t *idx = malloc(n * sizeof(*idx));
 	unsigned long long *lat = malloc(n * sizeof(*lat));
 	unsigned long long sum = 0, t0, t1;
@@ -398,13 +407,8 @@ static void free_pass(unsigned char *mem, size_t size, int fd, int fail_swapin)
 		die("malloc");
 	page_order(idx, n, 1, 0x9e3779b97f4a7c15ULL);
 	/* as latency_pass(): mTHP again after a swap-in that had none */
-	if (fail_swapin) {
-		if (madvise(mem, size, MADV_DONTNEED))
-			die("madvise(MADV_DONTNEED)");
-		for (off = 0; off < size; off += MIB)
-			if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
-				die("reading the corpus");
-	}
+	if (fail_swapin)
+		refill(mem, size, fd);
 	if (madvise(mem, size, MADV_PAGEOUT))
 		die("madvise(MADV_PAGEOUT)");
 	for (i = 0; i < n; i++) {
@@ -583,13 +587,9 @@ int main(int argc, char **argv)
 		volatile unsigned char sink = 0;
 		unsigned long bad;
 
-		/* After a failed-large swap-in, refill to have mTHP again */
-		if (r > 1 && fail_swapin && madvise(mem, size, MADV_DONTNEED))
-			die("madvise(MADV_DONTNEED)");
+		/* fill; after a failed-large swap-in, refill to have mTHP again */
 		if (r == 1 || fail_swapin)
-			for (off = 0; off < size; off += MIB)
-				if (pread(fd, mem + off, MIB, off) != (ssize_t)MIB)
-					die("reading the corpus");
+			refill(mem, size, fd);
 		snap(&a);
 		pageout(mem, size, writers);
 		snap(&out);
