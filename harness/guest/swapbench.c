@@ -322,6 +322,25 @@ static void refill(unsigned char *mem, size_t size, int fd)
 }
 
 /*
+ * A "ZMP_LATENCY " line: pass @order, @touches tried, the distribution of
+ * the @n times (ns) at @lat, which it sorts, and their @sum.
+ */
+static void print_latency(const char *order, size_t touches,
+			  unsigned long long *lat, size_t n,
+			  unsigned long long sum)
+{
+	qsort(lat, n, sizeof(*lat), cmp_ull);
+	printf("ZMP_LATENCY {\"order\": \"%s\", \"touches\": %zu, \"faults\": %zu, ",
+	       order, touches, n);
+	printf("\"p50_us\": %.2f, \"p90_us\": %.2f, \"p99_us\": %.2f, ",
+	       percentile_us(lat, n, 0.50), percentile_us(lat, n, 0.90),
+	       percentile_us(lat, n, 0.99));
+	printf("\"max_us\": %.2f, \"mean_us\": %.2f}\n",
+	       n ? lat[n - 1] / 1e3 : 0, n ? sum / 1e3 / n : 0);
+	fflush(stdout);
+}
+
+/*
  * One latency pass over the @size bytes at @mem: page them out, then touch
  * one byte of every page, in order or in a fixed pseudo-random permutation,
  * timing each touch that faulted (the fault count is read outside the
@@ -375,15 +394,7 @@ static unsigned long latency_pass(unsigned char *mem, size_t size, int fd,
 		       worst[0].touch, n, worst[0].ns / 1e3,
 		       worst[1].touch, worst[1].ns / 1e3,
 		       worst[2].touch, worst[2].ns / 1e3);
-	qsort(lat, nf, sizeof(*lat), cmp_ull);
-	printf("ZMP_LATENCY {\"order\": \"%s\", \"touches\": %zu, \"faults\": %zu, ",
-	       random_order ? "random" : "sequential", n, nf);
-	printf("\"p50_us\": %.2f, \"p90_us\": %.2f, \"p99_us\": %.2f, ",
-	       percentile_us(lat, nf, 0.50), percentile_us(lat, nf, 0.90),
-	       percentile_us(lat, nf, 0.99));
-	printf("\"max_us\": %.2f, \"mean_us\": %.2f}\n",
-	       nf ? lat[nf - 1] / 1e3 : 0, nf ? sum / 1e3 / nf : 0);
-	fflush(stdout);
+	print_latency(random_order ? "random" : "sequential", n, lat, nf, sum);
 	free(idx);
 	free(lat);
 	return compare(mem, fd, size);
@@ -419,15 +430,7 @@ static void free_pass(unsigned char *mem, size_t size, int fd, int fail_swapin)
 		lat[i] = t1 - t0;
 		sum += t1 - t0;
 	}
-	qsort(lat, n, sizeof(*lat), cmp_ull);
-	printf("ZMP_LATENCY {\"order\": \"free\", \"touches\": %zu, \"faults\": %zu, ",
-	       n, n);
-	printf("\"p50_us\": %.2f, \"p90_us\": %.2f, \"p99_us\": %.2f, ",
-	       percentile_us(lat, n, 0.50), percentile_us(lat, n, 0.90),
-	       percentile_us(lat, n, 0.99));
-	printf("\"max_us\": %.2f, \"mean_us\": %.2f}\n",
-	       n ? lat[n - 1] / 1e3 : 0, n ? sum / 1e3 / n : 0);
-	fflush(stdout);
+	print_latency("free", n, lat, n, sum);
 	free(idx);
 	free(lat);
 }
