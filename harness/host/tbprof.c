@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tbprof: a qemu TCG plugin for harness/bin/bench --profile and
- * harness/bin/thrash --profile.  Counts the
- * guest instructions executed in every translation block (by its start
- * address and length) and writes "address instructions executions", one
- * block a line, to the file named by its out= argument when qemu exits.
- * Single-threaded TCG (bench runs it with -icount) keeps the inline
- * counters exact.  With mark=ADDR (a guest address, hex), only what runs
- * between the first and the second execution of the block at ADDR is
- * written: the counts are taken at both and the difference written, so a
- * guest program that makes a rare system call before and after a phase
- * (swapbench --mark) has that phase alone counted.  A block whose address
- * has the top bit clear (user space, and code that runs before the kernel
- * is at its own addresses, such as bzImage's decompressor) is counted in
- * one entry, address 0 and one instruction, executed once for each such
- * instruction: many processes' blocks would not fit the table.  Built
- * against Debian's qemu 7.2 plugin header.
+ * harness/bin/thrash --profile.  Counts the guest instructions executed in
+ * every translation block (by its start address and length) and writes
+ * "address instructions executions", one block a line, to the file named
+ * by its out= argument when qemu exits.  Single-threaded TCG (bench runs
+ * it with -icount) keeps the inline counters exact.  With mark=ADDR (a
+ * guest address, hex), only what runs between the first and the second
+ * execution of the block at ADDR is written: the counts are taken at both
+ * and the difference written, so a guest program that makes a rare system
+ * call before and after a phase (swapbench --mark; thrash-build around
+ * make) has that phase alone counted; a mark reached other than twice
+ * leaves the file empty.  A block whose address has the top bit clear
+ * (user space, and code that runs before the kernel is at its own
+ * addresses, such as bzImage's decompressor) is counted in one entry,
+ * address 0 and one instruction, executed once for each such instruction:
+ * many processes' blocks would not fit the table.  Built against Debian's
+ * qemu 7.2 plugin header.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,8 +126,8 @@ static void write_out(qemu_plugin_id_t id, void *unused)
 		perror(out_path);
 		return;
 	}
-	if (mark && marks_seen < 2) {
-		/* an empty profile: the reader reports the missing marks */
+	if (mark && marks_seen != 2) {
+		/* an empty profile: the reader reports the marks gone wrong */
 		fprintf(stderr, "tbprof: the mark ran %u times, not twice\n",
 			marks_seen);
 		fclose(f);

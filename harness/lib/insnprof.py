@@ -74,8 +74,8 @@ def system_map(kernel):
 def functions(kernel, prof):
     """Counter: kernel function (or USER) -> instructions executed."""
     if os.path.getsize(prof) == 0:
-        raise SystemExit("profile: %s is empty (with --profile-swapin: the "
-                         "guest's marks did not both run)" % prof)
+        raise SystemExit("profile: %s is empty (with a mark: the guest's "
+                         "mark did not run exactly twice)" % prof)
     addrs, names = [], []
     with open(system_map(kernel)) as f:
         for line in f:

@@ -65,7 +65,7 @@ def parse_args(argv):
                     help="directory for the JSON and PNG (default %(default)s)")
     ap.add_argument("--profile", action="store_true",
                     help="count round 1's guest instructions by kernel "
-                    "function, the whole boot (harness/host/tbprof.c)")
+                    "function, the build alone (harness/host/tbprof.c)")
     add_run_host_py_args(ap)
     a = ap.parse_args(argv)
     if a.rounds < 1 or a.jobs < 1 or a.smp < 1 or a.max_mib < 16:
@@ -130,24 +130,30 @@ def prepare_build_dir(a):
 
 def run_round(a, kind, kernel, obj, ref, rnd):
     label = "thrash-%s-r%d" % (kind, rnd)
-    initrd = os.path.join(guest.WORK, "initramfs-thrash.cpio.gz")
+    # one a run: two thrash runs (of two bases, or two --algo) may overlap
+    initrd = os.path.join(guest.WORK, "initramfs-thrash-%d.cpio.gz"
+                          % os.getpid())
     conf = {"MODE": "test", "TESTS": "thrash-build", "ROOTFS": "host",
             "TEST_TIMEOUT": a.timeout - 300, "ALGO": a.algo,
             "BLOCK_KB": a.block_size,
             "THRASH_SRC": BASE_DIR, "THRASH_OBJ": obj, "THRASH_REF": ref,
             "THRASH_MAX_MIB": a.max_mib, "THRASH_JOBS": a.jobs,
             "THRASH_TARGETS": a.targets,
-            "THRASH_MTHP_KB": " ".join(str(s) for s in a.mthp)}
+            "THRASH_MTHP_KB": " ".join(str(s) for s in a.mthp),
+            "THRASH_MARK": int(a.profile and rnd == 1)}
     guest.make_initramfs(initrd, conf, a.src)
     extra = list(guest.HOSTROOT_QEMU)
     prof = os.path.join(guest.LOGS, label + ".prof")
     if a.profile and rnd == 1:
         if os.path.exists(prof):
             os.remove(prof)
-        extra += insnprof.qemu_args(prof)
-    text, logfile = boot_round(label, kernel, initrd, a.timeout, mem="2G",
-                               smp=a.smp, icount=True, icount_sleep=True,
-                               extra=extra)
+        extra += insnprof.qemu_args(prof, insnprof.mark_address(kernel))
+    try:
+        text, logfile = boot_round(label, kernel, initrd, a.timeout,
+                                   mem="2G", smp=a.smp, icount=True,
+                                   icount_sleep=True, extra=extra)
+    finally:
+        os.remove(initrd)
     lines = [l.strip() for l in text.splitlines()]
     results = [json.loads(l[len(RESULT_PREFIX):]) for l in lines
                if l.startswith(RESULT_PREFIX)]
@@ -292,7 +298,8 @@ def main(argv):
         counts = {r["kernel"]: r.pop("profile") for r in rounds
                   if "profile" in r}
         text += ("\n\nguest instructions by function, round 1 of each "
-                 "kernel, the whole boot (M instructions; the round's times "
+                 "kernel, the build alone (from a getpriority() call before "
+                 "make to one after it; M instructions; the round's times "
                  "count in the medians, its elapsed with the plugin's "
                  "slowdown of the host while the guest waits):\n"
                  + insnprof.table(counts, kinds))
