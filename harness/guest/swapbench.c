@@ -590,7 +590,7 @@ int main(int argc, char **argv)
 		volatile unsigned char sink = 0;
 		unsigned long bad;
 
-		/* fill; after a failed-large swap-in, refill to have mTHP again */
+		/* fill; after a swap-in without mTHP, refill to have it again */
 		if (r == 1 || fail_swapin)
 			refill(mem, size, fd);
 		snap(&a);
