@@ -1539,33 +1539,39 @@ static unsigned long mem_cgroup_margin(struct mem_cgroup *memcg)
 }
 
 /**
- * mem_cgroup_has_room - whether pages can be charged without reclaim
+ * mem_cgroup_swapin_has_room - whether swapped pages fit without reclaim
  * @memcg: the memory cgroup that the pages would be charged to, or NULL
  * @nr_pages: how many
  *
  * Whether @memcg and each of its ancestors below the root have room for
  * @nr_pages more and a charge batch (MEMCG_CHARGE_BATCH) besides, below
- * their memory.max (and memsw limit) and their memory.high. A charge may
- * take a batch from the counter into the CPU's stock, so with that much
- * room left, charging @nr_pages neither reclaims nor takes a cgroup over
- * memory.high, where its task would reclaim on its way back to user
- * space. For charges nobody asked for, such as swap's readahead of a
- * block: a cgroup at its limit would give them the room that its own
- * reclaim just made.
+ * their memory.max and memory.high. The cgroup's next charge may take a
+ * batch from the counter into the CPU's stock, so with that much room
+ * left after @nr_pages, it neither reclaims nor takes the cgroup over
+ * memory.high, where its task would reclaim on its way back to user space.
+ * For charges nobody asked for, such as swap's readahead of a block: a
+ * cgroup at its limit would give them the room that its own reclaim just
+ * made.
+ *
+ * Cgroup v1's memory+swap limit is not asked: a page that comes in from
+ * swap takes its memsw charge from its swap slot (memcg1_swapin()), so
+ * memory+swap stays as it was, and the pages' room is memory's. A charge
+ * without reclaim that memsw has no room for at that moment still fails.
  *
  * Context: the caller holds a reference to @memcg or the RCU read lock.
  * Return: true if every level has that room, or @memcg is NULL.
  */
-bool mem_cgroup_has_room(struct mem_cgroup *memcg, unsigned long nr_pages)
+bool mem_cgroup_swapin_has_room(struct mem_cgroup *memcg,
+				unsigned long nr_pages)
 {
 	unsigned long need = nr_pages + MEMCG_CHARGE_BATCH;
 
 	for (; memcg && !mem_cgroup_is_root(memcg);
 	     memcg = parent_mem_cgroup(memcg)) {
-		unsigned long high = READ_ONCE(memcg->memory.high);
+		unsigned long limit = min(READ_ONCE(memcg->memory.max),
+					  READ_ONCE(memcg->memory.high));
 
-		if (mem_cgroup_margin(memcg) < need ||
-		    page_counter_read(&memcg->memory) + need > high)
+		if (page_counter_read(&memcg->memory) + need > limit)
 			return false;
 	}
 	return true;

@@ -760,18 +760,18 @@ static bool swapin_vma_allows(struct vm_fault *vmf, unsigned int order)
 
 /*
  * Whether the memory cgroup that the fault charged @folio to, and each of
- * its ancestors, has room for @nr more pages without reclaim (see
- * mem_cgroup_has_room()). The fill's folios are charged without reclaim,
- * but a cgroup at its limit would give them the room its faults' own
- * reclaim just made, and so evict its pages for pages nobody asked for:
- * no fill there.
+ * its ancestors, has room in memory for @nr more pages without reclaim
+ * (see mem_cgroup_swapin_has_room()). The fill's folios are charged
+ * without reclaim, but a cgroup at its limit would give them the room its
+ * faults' own reclaim just made, and so evict its pages for pages nobody
+ * asked for: no fill there.
  */
 static bool swapin_fill_has_room(struct folio *folio, unsigned long nr)
 {
 	bool room;
 
 	rcu_read_lock();
-	room = mem_cgroup_has_room(folio_memcg(folio), nr);
+	room = mem_cgroup_swapin_has_room(folio_memcg(folio), nr);
 	rcu_read_unlock();
 	return room;
 }

@@ -917,7 +917,8 @@ static inline void mem_cgroup_handle_over_high(gfp_t gfp_mask)
 }
 
 unsigned long mem_cgroup_get_max(struct mem_cgroup *memcg);
-bool mem_cgroup_has_room(struct mem_cgroup *memcg, unsigned long nr_pages);
+bool mem_cgroup_swapin_has_room(struct mem_cgroup *memcg,
+				unsigned long nr_pages);
 
 void mem_cgroup_print_oom_context(struct mem_cgroup *memcg,
 				struct task_struct *p);
@@ -1344,8 +1345,8 @@ static inline unsigned long mem_cgroup_get_max(struct mem_cgroup *memcg)
 	return 0;
 }
 
-static inline bool mem_cgroup_has_room(struct mem_cgroup *memcg,
-				       unsigned long nr_pages)
+static inline bool mem_cgroup_swapin_has_room(struct mem_cgroup *memcg,
+					      unsigned long nr_pages)
 {
 	return true;
 }

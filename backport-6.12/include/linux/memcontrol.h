@@ -955,7 +955,8 @@ unsigned long mem_cgroup_get_zone_lru_size(struct lruvec *lruvec,
 void mem_cgroup_handle_over_high(gfp_t gfp_mask);
 
 unsigned long mem_cgroup_get_max(struct mem_cgroup *memcg);
-bool mem_cgroup_has_room(struct mem_cgroup *memcg, unsigned long nr_pages);
+bool mem_cgroup_swapin_has_room(struct mem_cgroup *memcg,
+				unsigned long nr_pages);
 
 unsigned long mem_cgroup_size(struct mem_cgroup *memcg);
 
@@ -1403,8 +1404,8 @@ static inline unsigned long mem_cgroup_get_max(struct mem_cgroup *memcg)
 	return 0;
 }
 
-static inline bool mem_cgroup_has_room(struct mem_cgroup *memcg,
-				       unsigned long nr_pages)
+static inline bool mem_cgroup_swapin_has_room(struct mem_cgroup *memcg,
+					      unsigned long nr_pages)
 {
 	return true;
 }
