@@ -3,18 +3,21 @@
 # benchmark (harness/bin/bench --native) and harness/studies/uml-bench.
 # Sourced after common.sh.
 
-# uml_bench_kernel baseline|patched [ORDER [DECODER]]: builds the UML
-# kernel of that tree (patched: with CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=ORDER,
-# default 2; DECODER "base": with the base's lib/lz4 decoder instead of the
-# series') from a copy with the benchmark in zram's directory; prints the
-# path of its `linux` binary.
+# uml_bench_kernel baseline|patched [ORDER [DECODER [OPTIONS]]]: builds the
+# UML kernel of that tree (patched: with CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=
+# ORDER, default 2; DECODER "base": with the base's lib/lz4 decoder instead
+# of the series'; OPTIONS "off": with the series' options off) from a copy
+# with the benchmark in zram's directory; prints the path of its `linux`
+# binary.
 uml_bench_kernel() {
-	local kind=$1 order=${2:-2} decoder=${3:-series} tree_src name tree src out work frag
+	local kind=$1 order=${2:-2} decoder=${3:-series} options=${4:-on}
+	local tree_src name tree src out work frag
 	tree_src=$(prepare_tree "$kind")
 	name=umlbench
 	[ "$kind" = patched ] || name=$name-$kind
 	[ "$kind" = patched ] && [ "$order" != 2 ] && name=$name-o$order
 	[ "$decoder" = base ] && name=$name-basedec
+	[ "$options" = off ] && name=$name-off
 	tree=$(tree_dir "$name")
 	src=$tree/src out=$tree/uml work=$ZMP_WORK/$name
 	mkdir -p "$src" "$out" "$work"
@@ -31,14 +34,15 @@ uml_bench_kernel() {
 	cmp -s "$work/Makefile.zram" "$src/drivers/block/zram/Makefile" ||
 		cp "$work/Makefile.zram" "$src/drivers/block/zram/Makefile"
 	frag=$work/uml-bench.config
-	if [ "$kind" = baseline ]; then	# the base has no multi-page options
+	# the base has no multi-page options; "off" builds the series without
+	if [ "$kind" = baseline ] || [ "$options" = off ]; then
 		grep -v MULTI_PAGES "$ZMP_HARNESS/configs/uml-bench.config" > "$frag"
 	else
 		sed "s/^CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=.*/CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=$order/" \
 			"$ZMP_HARNESS/configs/uml-bench.config" > "$frag"
 	fi
 	configure_kernel --args ARCH=um --start defconfig "$src" "$out" "$frag" >&2
-	log "building UML ($kind, order $order) in $out"
+	log "building UML ($kind, order $order, options $options) in $out"
 	make_kernel "$src" "$out" ARCH=um linux >&2 || die "UML build failed: $kind"
 	echo "$out/linux"
 }
