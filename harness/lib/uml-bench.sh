@@ -41,7 +41,12 @@ uml_bench_kernel() {
 		sed "s/^CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=.*/CONFIG_ZSMALLOC_MULTI_PAGES_ORDER=$order/" \
 			"$ZMP_HARNESS/configs/uml-bench.config" > "$frag"
 	fi
+	[ "$options" = on ] ||
+		printf '# CONFIG_%s is not set\n' ZSMALLOC_MULTI_PAGES ZRAM_MULTI_PAGES >> "$frag"
 	configure_kernel --args ARCH=um --start defconfig "$src" "$out" "$frag" >&2
+	if [ "$options" = off ] && grep -q '^CONFIG_[A-Z_]*MULTI_PAGES=y' "$out/.config"; then
+		die "UML (options off): a multi-page option is on in $out/.config"
+	fi
 	log "building UML ($kind, order $order, options $options) in $out"
 	make_kernel "$src" "$out" ARCH=um linux >&2 || die "UML build failed: $kind"
 	echo "$out/linux"
