@@ -3837,11 +3837,16 @@ static bool highest_priority_algorithm(struct zram *zram, u32 prio)
  * Recompression of blocks
  *
  * A block object is recompressed as a whole: the block is decompressed with
- * the algorithm that wrote it and compressed again with the secondary one,
- * all under the block lock, so that a write or discard of one of its
- * pages waits and then finds either the old object or the new one, and a
- * swap slot free that finds the block locked is recorded and done when
- * the lock is dropped, on the new object.
+ * the algorithm that wrote it under the block lock, and compressed again
+ * with the secondary one, and stored, with the lock dropped. Compressing a
+ * block takes as long as compressing its pages one after another, and a
+ * fault on the block must not wait for that. Once the lock is taken again,
+ * the new object replaces the old only if the block still holds the
+ * object that was decompressed (its generation) with every slot the scan
+ * placed: a write or discard of one of its pages in between makes the
+ * work lost, never the write, and a free of a page in between leaves the
+ * other pages' data as it was. Writeback does not run meanwhile (both
+ * hold the device lock for writing).
  * The new object is kept when it falls into a smaller size class, and its
  * priority is written into every slot still in the block, from where the
  * reads take the algorithm to decompress it with.
@@ -3911,19 +3916,32 @@ static bool scan_block_for_recompress(struct zram *zram, u32 index, u32 mode,
 }
 
 /*
+ * Whether the block at @first still holds the object of generation @gen
+ * that recompress_block() decompressed, with the slots it placed. Block
+ * should be locked.
+ */
+static bool block_unchanged(struct zram *zram, u32 first, u64 gen)
+{
+	return zram_block_of(zram, first)->gen == gen &&
+	       block_still_placed(zram, first);
+}
+
+/*
  * Recompress the block at @first (placed by scan_block_for_recompress())
  * with the algorithm of @prio, by way of @buf (the block size): see
- * "Recompression of blocks". Block should be locked.
+ * "Recompression of blocks". Block should be locked; the lock is dropped
+ * while the block is compressed and taken again.
  */
 static int recompress_block(struct zram *zram, u32 first, void *buf,
 			    u64 *num_recomp_pages, u32 threshold, u32 prio)
 {
 	struct zram_block *blk = zram_block_of(zram, first);
 	unsigned int nr = zram_block_pages(zram);
-	unsigned int comp_len, live;
+	unsigned int comp_len, live, class_old;
 	struct zcomp *comp;
 	struct zcomp_strm *zstrm;
 	unsigned long handle;
+	u64 gen;
 	int ret;
 
 	/* every page of the block may have been freed since the scan */
@@ -3945,37 +3963,43 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 
 	/* As for a page: the block is no longer idle, whatever comes */
 	block_clear_flag(zram, first, ZRAM_IDLE);
+	class_old = zs_lookup_class_index(zram->mem_pool, blk->size);
+	gen = blk->gen;
+	/* spent on it, whether it pays or not: as for a page */
+	*num_recomp_pages -= live;
 
+	slot_unlock(zram, first);
 	comp = zram->comps[prio];
 	zstrm = zcomp_stream_get(comp);
 	ret = zcomp_compress(comp, zstrm, buf, zram_block_size(zram),
 			     &comp_len);
-	/* spent on it, whether it pays or not: as for a page */
-	*num_recomp_pages -= live;
-	if (ret) {
+	if (ret ||
+	    zs_lookup_class_index(zram->mem_pool, comp_len) >= class_old ||
+	    (threshold && comp_len >= (u64)threshold * nr)) {
 		zcomp_stream_put(zstrm);
+		slot_lock(zram, first);
+		if (!ret && highest_priority_algorithm(zram, prio) &&
+		    block_unchanged(zram, first, gen))
+			block_set_flag(zram, first, ZRAM_INCOMPRESSIBLE);
 		return ret;
 	}
 
-	if (zs_lookup_class_index(zram->mem_pool, comp_len) >=
-	    zs_lookup_class_index(zram->mem_pool, blk->size) ||
-	    (threshold && comp_len >= (u64)threshold * nr)) {
-		zcomp_stream_put(zstrm);
-		if (highest_priority_algorithm(zram, prio))
-			block_set_flag(zram, first, ZRAM_INCOMPRESSIBLE);
-		return 0;
-	}
-
-	/* GFP_NOIO under the stream and block locks, as for a page */
+	/* the stream's lock is held, not the block's: as for a page write */
 	handle = zs_malloc(zram->mem_pool, comp_len,
 			   GFP_NOIO | __GFP_NOWARN |
 			   __GFP_HIGHMEM | __GFP_MOVABLE, numa_node_id());
-	if (IS_ERR_VALUE(handle)) {
-		zcomp_stream_put(zstrm);
-		return PTR_ERR((void *)handle);
-	}
-	zs_obj_write(zram->mem_pool, handle, zstrm->buffer, comp_len);
+	if (!IS_ERR_VALUE(handle))
+		zs_obj_write(zram->mem_pool, handle, zstrm->buffer, comp_len);
 	zcomp_stream_put(zstrm);
+	slot_lock(zram, first);
+	if (IS_ERR_VALUE(handle))
+		return PTR_ERR((void *)handle);
+
+	/* written again or freed meanwhile: the work is lost */
+	if (!block_unchanged(zram, first, gen)) {
+		zs_free(zram->mem_pool, handle);
+		return 0;
+	}
 
 	zs_free(zram->mem_pool, blk->handle);
 	atomic64_sub(blk->size, &zram->stats.compr_data_size);
