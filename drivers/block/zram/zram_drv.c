@@ -3842,10 +3842,14 @@ static bool highest_priority_algorithm(struct zram *zram, u32 prio)
  * block takes as long as compressing its pages one after another, and a
  * fault on the block must not wait for that. Once the lock is taken again,
  * the new object replaces the old only if the block still holds the
- * object that was decompressed (its generation) with every slot the scan
- * placed: a write or discard of one of its pages in between makes the
- * work lost, never the write, and a free of a page in between leaves the
- * other pages' data as it was. Writeback does not run meanwhile (both
+ * object that was decompressed (its generation) and each of its pages
+ * still carries the scan's mark. A write, discard or free of one page in
+ * between takes that page out of the block and leaves the others' data
+ * as it was: the new object still serves them. A read of a page that
+ * counts as an access takes the mark away, as it does from a page (the
+ * page is no longer cold), and so does the block's rewrite or the free of
+ * its last page: the new object is freed then, and the work is lost,
+ * never a write. Writeback does not run meanwhile (it and recompression
  * hold the device lock for writing).
  * The new object is kept when it falls into a smaller size class, and its
  * priority is written into every slot still in the block, from where the
@@ -3973,15 +3977,19 @@ static int recompress_block(struct zram *zram, u32 first, void *buf,
 	zstrm = zcomp_stream_get(comp);
 	ret = zcomp_compress(comp, zstrm, buf, zram_block_size(zram),
 			     &comp_len);
-	if (ret ||
-	    zs_lookup_class_index(zram->mem_pool, comp_len) >= class_old ||
+	if (ret) {
+		zcomp_stream_put(zstrm);
+		slot_lock(zram, first);
+		return ret;
+	}
+	if (zs_lookup_class_index(zram->mem_pool, comp_len) >= class_old ||
 	    (threshold && comp_len >= (u64)threshold * nr)) {
 		zcomp_stream_put(zstrm);
 		slot_lock(zram, first);
-		if (!ret && highest_priority_algorithm(zram, prio) &&
+		if (highest_priority_algorithm(zram, prio) &&
 		    block_unchanged(zram, first, gen))
 			block_set_flag(zram, first, ZRAM_INCOMPRESSIBLE);
-		return ret;
+		return 0;
 	}
 
 	/* the stream's lock is held, not the block's: as for a page write */
