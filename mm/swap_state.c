@@ -815,12 +815,12 @@ out:
 /*
  * A fault that could not have a large folio for @entry got a small one,
  * whose read of @entry succeeded (@orders: the orders it was allowed). If
- * the device stores @entry in a block with other slots (swap_block_pages())
- * and the slots could have been swapped out as one folio of the block's
- * size or more, that read decompressed the whole block: bring the block's
- * other slots into the swap cache now, copied out of the block just
- * decompressed, rather than decompress the block again for each of them
- * faulted later. Nothing outside the block is read: a device without
+ * the device stores @entry in a block of @nr slots (swap_block_pages(),
+ * more than one) and the slots could have been swapped out as one folio of
+ * the block's size or more, that read decompressed the whole block: bring
+ * the block's other slots into the swap cache now, copied out of the block
+ * just decompressed, rather than decompress the block again for each of
+ * them faulted later. Nothing outside the block is read: a device without
  * blocks swaps in as without this, and vm.page-cluster set to 0 (no swap
  * readahead) turns it off, as does a device that cannot decline a read
  * that would wait (no BLK_FEAT_NOWAIT). The folios are taken without
@@ -828,13 +828,12 @@ out:
  * the large folio may have failed because memory is short. A memory
  * cgroup at its limit (@folio's, the faulting page's) fills nothing.
  */
-static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
-			     unsigned long orders, gfp_t gfp,
-			     struct vm_fault *vmf, struct mempolicy *mpol,
-			     pgoff_t ilx)
+static noinline void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
+				      unsigned long nr, unsigned long orders,
+				      gfp_t gfp, struct vm_fault *vmf,
+				      struct mempolicy *mpol, pgoff_t ilx)
 {
 	struct swap_info_struct *si = __swap_entry_to_info(entry);
-	unsigned long nr = swap_block_pages(si);
 	swp_entry_t slot = { .val = round_down(entry.val, nr) };
 	struct mem_cgroup *memcg;
 	unsigned short id;
@@ -842,7 +841,7 @@ static void swapin_sync_fill(struct folio *folio, swp_entry_t entry,
 	int err;
 
 	/* zswap_load() would unlock the folio: swap_read_folio_fill() */
-	if (nr == 1 || !READ_ONCE(page_cluster) || !zswap_never_enabled() ||
+	if (!READ_ONCE(page_cluster) || !zswap_never_enabled() ||
 	    !bdev_nowait(si->bdev))
 		return;
 	if (highest_order(orders) < ilog2(nr) &&
@@ -910,8 +909,20 @@ struct folio *swapin_sync(swp_entry_t entry, gfp_t gfp, unsigned long orders,
 		return folio;
 
 	swap_read_folio(folio, NULL);
-	if (!folio_test_large(folio) && folio_test_uptodate(folio))
-		swapin_sync_fill(folio, entry, orders, gfp, vmf, mpol, ilx);
+	if (!folio_test_large(folio) && folio_test_uptodate(folio)) {
+		struct swap_cluster_info *ci = __swap_entry_to_cluster(entry);
+		unsigned long nr = swap_block_pages(__swap_entry_to_info(entry));
+
+		/*
+		 * The fill is out of line: most small folios' faults end at
+		 * a device of pages, or at a cluster that serves small folios
+		 * and so holds no block's worth of one folio (unlocked, a
+		 * hint; swap_block_fillable() looks again under the lock).
+		 */
+		if (nr > 1 && data_race(ci->order) >= ilog2(nr))
+			swapin_sync_fill(folio, entry, nr, orders, gfp, vmf,
+					 mpol, ilx);
+	}
 	return folio;
 }
 

@@ -191,7 +191,8 @@ static inline void slot_free_pending(struct zram *zram, u32 first)
  * 4) Use TRY lock variant when in atomic context
  *    - must check return value and handle locking failers
  */
-static __must_check bool slot_trylock(struct zram *zram, u32 index)
+static __always_inline __must_check bool slot_trylock(struct zram *zram,
+						      u32 index)
 {
 	u32 first = zram_lock_index(zram, index);
 	unsigned long *lock = &zram->table[first].__lock;
@@ -3247,24 +3248,20 @@ static int read_from_zspool(struct zram *zram, struct page *page, u32 index)
 }
 
 /*
- * Read slot @index into @page: for a bio, with @bdr, which may leave a
- * read from the backing device to be submitted (zram_bio_read() does);
- * else (@bdr NULL) synchronously. @access: somebody asked for the page
- * (see bio_is_access()); the slot is then marked accessed under the lock
- * that the read holds already, once its data is read or its read from
- * the backing device is about to be submitted.
+ * zram_read_page() of slot @index, locked, but for a page stored alone in
+ * memory and read by a bio that may wait: a page held in a block, one
+ * written back, or a REQ_NOWAIT read (@nowait). Returns with the slot
+ * unlocked, and @block set if the slot was last seen in a block.
  */
-static int zram_read_page(struct zram *zram, struct page *page, u32 index,
-			  struct zram_bd_reads *bdr, bool access)
+static noinline int zram_read_slot_locked(struct zram *zram, struct page *page,
+					  u32 index, struct zram_bd_reads *bdr,
+					  bool access, bool nowait, bool *block)
 {
-	bool nowait = bdr && bio_is_nowait(bdr->parent);
-	bool block;
+	unsigned long blk_idx;
 	int ret;
 
 again:
-	if (!slot_lock_read(zram, index, nowait))
-		return -EAGAIN;
-	block = zram_in_block(zram, index);
+	*block = zram_in_block(zram, index);
 	/*
 	 * Swap's fill of a block wants the copies that the fault's own read
 	 * left in the stream buffer: decline a page not held in a block (one
@@ -3272,40 +3269,74 @@ again:
 	 * stored alone, which may be another task's since the block was
 	 * written); it is read at its own fault.
 	 */
-	if (!block && bdr && bio_is_nowait_readahead(bdr->parent)) {
+	if (!*block && bdr && bio_is_nowait_readahead(bdr->parent)) {
 		slot_unlock(zram, index);
 		return -EAGAIN;
 	}
-	if (!test_slot_flag(zram, index, ZRAM_WB) || block) {
+	if (!test_slot_flag(zram, index, ZRAM_WB) || *block) {
 		/*
 		 * Slot should be locked through out the function call (but
 		 * over the read back of a block written back: a block that
 		 * changed meanwhile is read again)
 		 */
-		if (block)
+		if (*block)
 			ret = read_block_page(zram, page, index, nowait);
 		else
 			ret = read_from_zspool(zram, page, index);
 		if (!ret && access)
 			mark_slot_accessed(zram, index);
 		slot_unlock(zram, index);
-		if (ret == -ESTALE)
+		if (ret == -ESTALE) {
+			if (!slot_lock_read(zram, index, nowait))
+				return -EAGAIN;
 			goto again;
-	} else {
-		unsigned long blk_idx = get_slot_handle(zram, index);
-
-		if (nowait) {
-			slot_unlock(zram, index);
-			return -EAGAIN;
 		}
-		if (access)
-			mark_slot_accessed(zram, index);
-		/*
-		 * The slot should be unlocked before reading from the backing
-		 * device.
-		 */
+		return ret;
+	}
+
+	blk_idx = get_slot_handle(zram, index);
+	if (nowait) {
 		slot_unlock(zram, index);
-		ret = read_from_bdev(zram, page, index, blk_idx, bdr);
+		return -EAGAIN;
+	}
+	if (access)
+		mark_slot_accessed(zram, index);
+	/*
+	 * The slot should be unlocked before reading from the backing
+	 * device.
+	 */
+	slot_unlock(zram, index);
+	return read_from_bdev(zram, page, index, blk_idx, bdr);
+}
+
+/*
+ * Read slot @index into @page: for a bio, with @bdr, which may leave a
+ * read from the backing device to be submitted (zram_bio_read() does);
+ * else (@bdr NULL) synchronously. @access: somebody asked for the page
+ * (see bio_is_access()); the slot is then marked accessed under the lock
+ * that the read holds already, once its data is read or its read from
+ * the backing device is about to be submitted. A page stored alone in
+ * memory, read by a bio that may wait, takes the short way; the rest is
+ * zram_read_slot_locked()'s.
+ */
+static int zram_read_page(struct zram *zram, struct page *page, u32 index,
+			  struct zram_bd_reads *bdr, bool access)
+{
+	bool nowait = bdr && bio_is_nowait(bdr->parent);
+	bool block = false;
+	int ret;
+
+	if (!slot_lock_read(zram, index, nowait))
+		return -EAGAIN;
+	if (likely(!nowait && !zram_in_block(zram, index) &&
+		   !test_slot_flag(zram, index, ZRAM_WB))) {
+		ret = read_from_zspool(zram, page, index);
+		if (!ret && access)
+			mark_slot_accessed(zram, index);
+		slot_unlock(zram, index);
+	} else {
+		ret = zram_read_slot_locked(zram, page, index, bdr, access,
+					    nowait, &block);
 	}
 
 	/*
@@ -4512,6 +4543,37 @@ static void zram_submit_bio(struct bio *bio)
 	}
 }
 
+#ifdef CONFIG_ZRAM_MULTI_PAGES
+/*
+ * Called under the swap cluster spinlock: the block lock, held by a
+ * reader or writer of any slot of the block (maybe across a block
+ * decompression), cannot be waited for. A missed free would keep the
+ * page, and in a block the whole block object, until the slot is
+ * written again: record it in the block's pending mask instead, in
+ * zram_block, never in the slot's own flags word, which the lock
+ * holder updates non-atomically. The holder does it when unlocking,
+ * or, if it already looked, the trylock below or the lock's next
+ * holder does (see slot_unlock() for the barrier pairing).
+ */
+static noinline void zram_slot_free_defer(struct zram *zram, u32 index)
+{
+	set_bit(index & (zram_block_pages(zram) - 1),
+		&zram_block_of(zram, index)->pending);
+	/* Pairs with clear_and_wake_up_bit()'s barrier in slot_unlock() */
+	smp_mb__after_atomic();
+	if (slot_trylock(zram, index)) {
+		slot_unlock(zram, index);
+		return;
+	}
+	/* left to the holder of the lock */
+	atomic64_inc(&zram->block_stats.deferred_frees);
+}
+#else
+static void zram_slot_free_defer(struct zram *zram, u32 index)
+{
+}
+#endif
+
 static void zram_slot_free_notify(struct block_device *bdev,
 				unsigned long index)
 {
@@ -4530,30 +4592,7 @@ static void zram_slot_free_notify(struct block_device *bdev,
 		atomic64_inc(&zram->stats.miss_free);
 		return;
 	}
-
-#ifdef CONFIG_ZRAM_MULTI_PAGES
-	/*
-	 * Called under the swap cluster spinlock: the block lock, held by a
-	 * reader or writer of any slot of the block (maybe across a block
-	 * decompression), cannot be waited for. A missed free would keep the
-	 * page, and in a block the whole block object, until the slot is
-	 * written again: record it in the block's pending mask instead, in
-	 * zram_block, never in the slot's own flags word, which the lock
-	 * holder updates non-atomically. The holder does it when unlocking,
-	 * or, if it already looked, the trylock below or the lock's next
-	 * holder does (see slot_unlock() for the barrier pairing).
-	 */
-	set_bit(index & (zram_block_pages(zram) - 1),
-		&zram_block_of(zram, index)->pending);
-	/* Pairs with clear_and_wake_up_bit()'s barrier in slot_unlock() */
-	smp_mb__after_atomic();
-	if (slot_trylock(zram, index)) {
-		slot_unlock(zram, index);
-		return;
-	}
-	/* left to the holder of the lock */
-	atomic64_inc(&zram->block_stats.deferred_frees);
-#endif
+	zram_slot_free_defer(zram, index);
 }
 
 static void zram_comp_params_reset(struct zram *zram)
