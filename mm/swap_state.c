@@ -813,6 +813,17 @@ out:
 }
 
 /*
+ * Whether the cluster of @entry was taken for blocks of @nr slots or larger
+ * ones. Unlocked, a hint: swap_block_fillable() looks again under the
+ * cluster's lock.
+ */
+static bool swap_cluster_may_hold_block(swp_entry_t entry, unsigned long nr)
+{
+	/* a stale order only costs or skips a fill: the lock decides */
+	return data_race(__swap_entry_to_cluster(entry)->order) >= ilog2(nr);
+}
+
+/*
  * A fault that could not have a large folio for @entry got a small one,
  * whose read of @entry succeeded (@orders: the orders it was allowed). If
  * the device stores @entry in a block of @nr slots (swap_block_pages(),
@@ -910,16 +921,14 @@ struct folio *swapin_sync(swp_entry_t entry, gfp_t gfp, unsigned long orders,
 
 	swap_read_folio(folio, NULL);
 	if (!folio_test_large(folio) && folio_test_uptodate(folio)) {
-		struct swap_cluster_info *ci = __swap_entry_to_cluster(entry);
 		unsigned long nr = swap_block_pages(__swap_entry_to_info(entry));
 
 		/*
 		 * The fill is out of line: most small folios' faults end at
-		 * a device of pages, or at a cluster that serves small folios
-		 * and so holds no block's worth of one folio (unlocked, a
-		 * hint; swap_block_fillable() looks again under the lock).
+		 * a device of pages, or at a cluster of an order below the
+		 * block's, which holds no block's worth of one folio.
 		 */
-		if (nr > 1 && data_race(ci->order) >= ilog2(nr))
+		if (nr > 1 && swap_cluster_may_hold_block(entry, nr))
 			swapin_sync_fill(folio, entry, nr, orders, gfp, vmf,
 					 mpol, ilx);
 	}

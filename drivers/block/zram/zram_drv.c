@@ -3248,14 +3248,14 @@ static int read_from_zspool(struct zram *zram, struct page *page, u32 index)
 }
 
 /*
- * zram_read_page() of slot @index, locked, but for a page stored alone in
- * memory and read by a bio that may wait: a page held in a block, one
- * written back, or a REQ_NOWAIT read (@nowait). Returns with the slot
- * unlocked, and @block set if the slot was last seen in a block.
+ * The rest of zram_read_page(), out of line: a page held in a block, one
+ * written back, or a REQ_NOWAIT read (@nowait). Slot @index must be
+ * locked; returns with it unlocked, and @block set if the slot was last
+ * seen in a block.
  */
-static noinline int zram_read_slot_locked(struct zram *zram, struct page *page,
-					  u32 index, struct zram_bd_reads *bdr,
-					  bool access, bool nowait, bool *block)
+static noinline int zram_read_page_slow(struct zram *zram, struct page *page,
+					u32 index, struct zram_bd_reads *bdr,
+					bool access, bool nowait, bool *block)
 {
 	unsigned long blk_idx;
 	int ret;
@@ -3317,7 +3317,7 @@ again:
  * that the read holds already, once its data is read or its read from
  * the backing device is about to be submitted. A page stored alone in
  * memory, read by a bio that may wait, takes the short way; the rest is
- * zram_read_slot_locked()'s.
+ * zram_read_page_slow()'s.
  */
 static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			  struct zram_bd_reads *bdr, bool access)
@@ -3335,8 +3335,8 @@ static int zram_read_page(struct zram *zram, struct page *page, u32 index,
 			mark_slot_accessed(zram, index);
 		slot_unlock(zram, index);
 	} else {
-		ret = zram_read_slot_locked(zram, page, index, bdr, access,
-					    nowait, &block);
+		ret = zram_read_page_slow(zram, page, index, bdr, access,
+					  nowait, &block);
 	}
 
 	/*
