@@ -30,6 +30,9 @@ def main():
     ap.add_argument("--src", required=True, help="kernel tree of the kselftests")
     ap.add_argument("--corpus", required=True, help="raw corpus image")
     ap.add_argument("--label", required=True)
+    ap.add_argument("--console", help="the console's log (default: "
+                    "LOGS/LABEL.log; another boot of the same run with the "
+                    "same label must not overwrite it)")
     ap.add_argument("--timeout", type=int, default=1500)
     ap.add_argument("--mem", default="1G")
     ap.add_argument("--kunit", action="append", default=[], metavar="SUITE",
@@ -57,7 +60,7 @@ def main():
     # runs of two bases with the same label may overlap
     initrd = os.path.join(guest.WORK, "initramfs-%s-%s.cpio.gz" % (
         os.path.basename(os.path.normpath(logdir)), a.label))
-    logfile = os.path.join(logdir, "%s.log" % a.label)
+    logfile = a.console or os.path.join(logdir, "%s.log" % a.label)
     conf = {"MODE": "test", "TESTS": " ".join(a.tests)}
     for kv in a.conf:
         k, sep, v = kv.partition("=")
