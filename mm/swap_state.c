@@ -813,9 +813,9 @@ out:
 }
 
 /*
- * Whether the cluster of @entry was taken for blocks of @nr slots or larger
- * ones. Unlocked, a hint: swap_block_fillable() looks again under the
- * cluster's lock.
+ * Whether the cluster of @entry was taken for folios of @nr pages or larger
+ * ones, as a block's slots must have been. Unlocked, a hint:
+ * swap_block_fillable() looks again under the cluster's lock.
  */
 static bool swap_cluster_may_hold_block(swp_entry_t entry, unsigned long nr)
 {
