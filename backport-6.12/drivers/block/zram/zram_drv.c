@@ -1070,6 +1070,7 @@ static ssize_t writeback_store(struct device *dev,
 		spin_unlock(&zram->wb_limit_lock);
 next:
 		zram_slot_unlock(zram, index);
+		cond_resched();
 	}
 
 	if (blk_idx)
