@@ -41,8 +41,19 @@ METRICS = [
     ("page_p99_ns", "4 KiB read p99, in order", "us", 1e-3),
     ("strided_p50_ns", "4 KiB read p50, strided", "us", 1e-3),
     ("strided_p99_ns", "4 KiB read p99, strided", "us", 1e-3),
+    ("classified_p50_ns", "read p50 a folio, debug_stat read around it",
+     "us", 1e-3),
     ("compr", "compr_data_size", "bytes", 1),
     ("used", "mem_used_total", "bytes", 1),
+]
+
+# the same pass's reads of the patched kernel by how its block's object was
+# read (in place, or copied out of pages that were not contiguous), each
+# against all of the baseline's reads of that pass: (patched key, count
+# key, label)
+READ_KINDS = [
+    ("in_place_p50_ns", "in_place_n", "read p50 a folio, object in place"),
+    ("copied_p50_ns", "copied_n", "read p50 a folio, object copied"),
 ]
 
 
@@ -125,8 +136,13 @@ def main():
             bad.append("%s %d KiB: %d baseline and %d patched rounds of %d"
                        % (key[0], key[1], len(b), len(p), a.rounds))
             continue
-        for m, label, unit, scale in METRICS:
-            bs, ps = [d[m] for d in b], [d[m] for d in p]
+        series = [(m, m, label, unit, scale)
+                  for m, label, unit, scale in METRICS]
+        series += [("classified_p50_ns", m, label, "us", 1e-3)
+                   for m, n, label in READ_KINDS
+                   if all(d.get(n, 0) > 0 for d in p)]
+        for bm, m, label, unit, scale in series:
+            bs, ps = [d[bm] for d in b], [d[m] for d in p]
             ci = ratio_ci(bs, ps)
             rows.append({
                 "algo": key[0], "unit_kb": key[1],

@@ -10,9 +10,11 @@
  * (a folio size: by default 16 KiB folios on a device with multi_pages on,
  * 4 KiB pages with it off) sets up a fresh zram0 through sysfs, writes the
  * corpus with one bio per folio (timed), reads it back the same way
- * (timed), reads it a page at a time in order and strided (timed), compares
- * every byte, and prints one line "ZMP_UB {json}" with zram's mm_stat and
- * each operation's latency percentiles. Then it powers the machine off.
+ * (timed), reads it a page at a time in order and strided (timed), reads
+ * it whole again with debug_stat read around each bio (timed apart by how
+ * the series' zram read each block: in place or copied), compares every
+ * byte, and prints one line "ZMP_UB {json}" with zram's mm_stat and each
+ * operation's latency percentiles. Then it powers the machine off.
  *
  * Kernel parameters: zram_bench.dir=HOSTDIR (holding corpus.img)
  * zram_bench.mib=64 zram_bench.rounds=3 zram_bench.units=16,4 (folio sizes
@@ -147,6 +149,75 @@ static int __init page_reads(struct block_device *bdev, const void *corpus,
 	return ret;
 }
 
+/*
+ * The series' debug_stat block line (a device of blocks): how many block
+ * decompressions so far read their object where it lies, and how many
+ * copied it out first. False where the device has no such line.
+ */
+static bool __init block_reads_so_far(u64 *in_place, u64 *copied)
+{
+	char buf[256] = "";
+	unsigned long long v[4];
+	char *p = buf;
+	int line;
+
+	if (read_file("/sys/block/zram0/debug_stat", buf, sizeof(buf) - 1) <= 0)
+		return false;
+	/* past "version: 1" and the line of writestall and miss_free */
+	for (line = 0; line < 2 && p; line++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			 &v[3]) != 4)
+		return false;
+	*in_place = v[1];
+	*copied = v[2];
+	return true;
+}
+
+/*
+ * Read every folio again, whole, one bio each, reading debug_stat before
+ * and after each bio (untimed), and file the bio's time in @in_place or
+ * @copied by how its block's object was read; every bio's time goes to
+ * @all too. The base's kernel (no block line) reads debug_stat the same
+ * way and fills @all only, so that both kernels' bios follow the same
+ * work.
+ */
+static int __init classified_reads(struct block_device *bdev,
+				   struct folio **folios, unsigned long nr,
+				   struct op_times *all,
+				   struct op_times *in_place,
+				   struct op_times *copied)
+{
+	u64 ip0 = 0, cp0 = 0, ip1 = 0, cp1 = 0, t0, dt;
+	unsigned long i;
+	bool known;
+	int ret = 0;
+
+	all->n = 0;
+	in_place->n = 0;
+	copied->n = 0;
+	for (i = 0; i < nr && !ret; i++) {
+		known = block_reads_so_far(&ip0, &cp0);
+		t0 = ktime_get_ns();
+		ret = folio_io(bdev, folios[i], i, REQ_OP_READ);
+		dt = ktime_get_ns() - t0;
+		known &= block_reads_so_far(&ip1, &cp1);
+		all->ns[all->n++] = dt;
+		/* one decompression of one kind, or none (same-filled, huge) */
+		if (known && ip1 == ip0 + 1 && cp1 == cp0)
+			in_place->ns[in_place->n++] = dt;
+		else if (known && cp1 == cp0 + 1 && ip1 == ip0)
+			copied->ns[copied->n++] = dt;
+	}
+	op_sort(all);
+	op_sort(in_place);
+	op_sort(copied);
+	return ret;
+}
+
 /* One pass of a bio per folio over @folios, timed whole and per bio */
 static int __init folio_pass(struct block_device *bdev, struct folio **folios,
 			     unsigned long nr, blk_opf_t op, u64 *t_ns,
@@ -206,7 +277,7 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 {
 	size_t fsize = (size_t)unit_kb << 10;
 	unsigned long nr = size / fsize, i, bad = 0;
-	struct op_times w, r, pg, st;
+	struct op_times w, r, pg, st, cl, ip, cp;
 	struct folio **folios;
 	struct file *bdev_file;
 	struct block_device *bdev;
@@ -223,7 +294,11 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	r.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
 	pg.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
 	st.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
-	if (!folios || !w.ns || !r.ns || !pg.ns || !st.ns) {
+	cl.ns = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
+	ip.ns = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
+	cp.ns = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
+	if (!folios || !w.ns || !r.ns || !pg.ns || !st.ns || !cl.ns ||
+	    !ip.ns || !cp.ns) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -255,6 +330,9 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	if (!ret)
 		ret = page_reads(bdev, corpus, nr * fsize, true, &t_strided,
 				 &st, &bad);
+	/* last, so that the comparison below checks what it read */
+	if (!ret)
+		ret = classified_reads(bdev, folios, nr, &cl, &ip, &cp);
 	__fput_sync(bdev_file);
 
 	/* UML has no highmem: a folio's pages are mapped contiguously */
@@ -273,12 +351,14 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	/* its third line: how block reads were served */
 	read_file("/sys/block/zram0/debug_stat", dbg_stat, sizeof(dbg_stat) - 1);
 	strreplace(dbg_stat, '\n', ' ');
-	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"unit_kb\": %u, \"block_kb\": %d, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"write_p50_ns\": %llu, \"write_p99_ns\": %llu, \"read_p50_ns\": %llu, \"read_p99_ns\": %llu, \"page_p50_ns\": %llu, \"page_p99_ns\": %llu, \"strided_p50_ns\": %llu, \"strided_p99_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\", \"debug_stat\": \"%s\"}\n",
+	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"unit_kb\": %u, \"block_kb\": %d, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"write_p50_ns\": %llu, \"write_p99_ns\": %llu, \"read_p50_ns\": %llu, \"read_p99_ns\": %llu, \"page_p50_ns\": %llu, \"page_p99_ns\": %llu, \"strided_p50_ns\": %llu, \"strided_p99_ns\": %llu, \"classified_p50_ns\": %llu, \"in_place_p50_ns\": %llu, \"copied_p50_ns\": %llu, \"in_place_n\": %lu, \"copied_n\": %lu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\", \"debug_stat\": \"%s\"}\n",
 		round, algo, get_order(fsize), unit_kb, block_kb, nr * fsize,
 		t_write, t_read, t_pages, t_strided,
 		op_pct(&w, 50), op_pct(&w, 99), op_pct(&r, 50), op_pct(&r, 99),
 		op_pct(&pg, 50), op_pct(&pg, 99), op_pct(&st, 50),
-		op_pct(&st, 99), bad, ret, mm_stat, mp_stat, dbg_stat);
+		op_pct(&st, 99), op_pct(&cl, 50), op_pct(&ip, 50),
+		op_pct(&cp, 50), ip.n, cp.n, bad, ret, mm_stat, mp_stat,
+		dbg_stat);
 out:
 	for (i = 0; folios && i < nr && folios[i]; i++)
 		folio_put(folios[i]);
@@ -287,6 +367,9 @@ out:
 	kvfree(r.ns);
 	kvfree(pg.ns);
 	kvfree(st.ns);
+	kvfree(cl.ns);
+	kvfree(ip.ns);
+	kvfree(cp.ns);
 	return ret;
 }
 
