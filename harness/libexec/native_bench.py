@@ -47,14 +47,19 @@ METRICS = [
     ("used", "mem_used_total", "bytes", 1),
 ]
 
-# the same pass's reads of the patched kernel by how its block's object was
-# read (in place, or copied out of pages that were not contiguous), each
-# against all of the baseline's reads of that pass: (patched key, count
-# key, label)
+# the last whole pass's folios, by how the patched kernel read each one's
+# block (zram_bench.c's enum read_kind), compared over the same folios on
+# both kernels: (kind, label)
 READ_KINDS = [
-    ("in_place_p50_ns", "in_place_n", "read p50 a folio, object in place"),
-    ("copied_p50_ns", "copied_n", "read p50 a folio, object copied"),
+    (1, "in_place_p50_ns",
+     "read p50 a folio, objects the patched kernel read in place"),
+    (2, "copied_p50_ns",
+     "read p50 a folio, objects the patched kernel copied"),
+    (0, "other_p50_ns",
+     "read p50 a folio, objects within a page or same-filled"),
 ]
+# fewer folios of a kind in a round than this, and the kind gets no row
+READ_KIND_MIN = 20
 
 
 def t95(df):
@@ -97,6 +102,40 @@ def load(work, kind, rounds):
     return res, bad
 
 
+def read_times(work, kind, r, key):
+    """[(ns, read kind)] a folio of the last whole pass, or None"""
+    path = os.path.join(work, "%s-%d-reads-%s-%d.txt" % (kind, r, *key))
+    if not os.path.exists(path):
+        return None
+    return [tuple(int(x) for x in line.split()) for line in open(path)]
+
+
+def kind_series(work, rounds, key):
+    """(metric, label, unit, scale, baseline medians, patched medians) of
+    each read kind: a round's median over the folios the patched kernel
+    read that way, on each kernel, in rounds paired as they ran"""
+    rows = []
+    pairs = [(read_times(work, "baseline", r, key),
+              read_times(work, "patched", r, key))
+             for r in range(1, rounds + 1)]
+    if any(b is None or p is None or len(b) != len(p) for b, p in pairs):
+        return rows
+    for kind, metric, label in READ_KINDS:
+        bs, ps, ns = [], [], []
+        for b, p in pairs:
+            idx = [i for i, (_, k) in enumerate(p) if k == kind]
+            if len(idx) < READ_KIND_MIN:
+                break
+            bs.append(statistics.median(b[i][0] for i in idx))
+            ps.append(statistics.median(p[i][0] for i in idx))
+            ns.append(len(idx))
+        else:
+            rows.append((metric, "%s (%d of %d folios, a round's median)" % (
+                label, statistics.median_low(ns), len(pairs[0][1])),
+                "us", 1e-3, bs, ps))
+    return rows
+
+
 def ratio_ci(bs, ps):
     """geometric mean of ps[i] / bs[i] and its 95% interval"""
     logs = [math.log(p / b) for b, p in zip(bs, ps) if b > 0 and p > 0]
@@ -136,13 +175,10 @@ def main():
             bad.append("%s %d KiB: %d baseline and %d patched rounds of %d"
                        % (key[0], key[1], len(b), len(p), a.rounds))
             continue
-        series = [(m, m, label, unit, scale)
-                  for m, label, unit, scale in METRICS]
-        series += [("classified_p50_ns", m, label, "us", 1e-3)
-                   for m, n, label in READ_KINDS
-                   if all(d.get(n, 0) > 0 for d in p)]
-        for bm, m, label, unit, scale in series:
-            bs, ps = [d[bm] for d in b], [d[m] for d in p]
+        series = [(m, label, unit, scale, [d[m] for d in b],
+                   [d[m] for d in p]) for m, label, unit, scale in METRICS]
+        series += kind_series(a.work, a.rounds, key)
+        for m, label, unit, scale, bs, ps in series:
             ci = ratio_ci(bs, ps)
             rows.append({
                 "algo": key[0], "unit_kb": key[1],

@@ -11,10 +11,12 @@
  * 4 KiB pages with it off) sets up a fresh zram0 through sysfs, writes the
  * corpus with one bio per folio (timed), reads it back the same way
  * (timed), reads it a page at a time in order and strided (timed), reads
- * it whole again with debug_stat read around each bio (timed apart by how
- * the series' zram read each block: in place or copied), compares every
- * byte, and prints one line "ZMP_UB {json}" with zram's mm_stat and each
- * operation's latency percentiles. Then it powers the machine off.
+ * it whole again into cleared folios with debug_stat read around each bio
+ * (timed; each bio's time and how the series' zram read its block, in
+ * place or copied, go to a file in the host directory), compares every
+ * byte after each whole read, and prints one line "ZMP_UB {json}" with
+ * zram's mm_stat and each operation's latency percentiles. Then it
+ * powers the machine off.
  *
  * Kernel parameters: zram_bench.dir=HOSTDIR (holding corpus.img)
  * zram_bench.mib=64 zram_bench.rounds=3 zram_bench.units=16,4 (folio sizes
@@ -177,45 +179,93 @@ static bool __init block_reads_so_far(u64 *in_place, u64 *copied)
 	return true;
 }
 
+/* How the series' zram read a block for one bio: see classified_reads() */
+enum read_kind { READ_OTHER, READ_IN_PLACE, READ_COPIED };
+
 /*
  * Read every folio again, whole, one bio each, reading debug_stat before
- * and after each bio (untimed), and file the bio's time in @in_place or
- * @copied by how its block's object was read; every bio's time goes to
- * @all too. The base's kernel (no block line) reads debug_stat the same
- * way and fills @all only, so that both kernels' bios follow the same
- * work.
+ * and after each bio (untimed): each bio's time goes to @all, in the
+ * order of the folios until sorted, and how its block's object was read
+ * to @kind: in place, copied out of pages that were not contiguous, or
+ * neither (an object within one page, a same-filled block, the base's
+ * kernel). Both kernels read debug_stat alike, so that their bios follow
+ * the same work.
  */
 static int __init classified_reads(struct block_device *bdev,
 				   struct folio **folios, unsigned long nr,
-				   struct op_times *all,
-				   struct op_times *in_place,
-				   struct op_times *copied)
+				   struct op_times *all, u8 *kind)
 {
-	u64 ip0 = 0, cp0 = 0, ip1 = 0, cp1 = 0, t0, dt;
+	u64 ip0 = 0, cp0 = 0, ip1 = 0, cp1 = 0, t0;
 	unsigned long i;
 	bool known;
 	int ret = 0;
 
 	all->n = 0;
-	in_place->n = 0;
-	copied->n = 0;
 	for (i = 0; i < nr && !ret; i++) {
 		known = block_reads_so_far(&ip0, &cp0);
 		t0 = ktime_get_ns();
 		ret = folio_io(bdev, folios[i], i, REQ_OP_READ);
-		dt = ktime_get_ns() - t0;
+		all->ns[all->n++] = ktime_get_ns() - t0;
 		known &= block_reads_so_far(&ip1, &cp1);
-		all->ns[all->n++] = dt;
-		/* one decompression of one kind, or none (same-filled, huge) */
+		kind[i] = READ_OTHER;
 		if (known && ip1 == ip0 + 1 && cp1 == cp0)
-			in_place->ns[in_place->n++] = dt;
+			kind[i] = READ_IN_PLACE;
 		else if (known && cp1 == cp0 + 1 && ip1 == ip0)
-			copied->ns[copied->n++] = dt;
+			kind[i] = READ_COPIED;
 	}
-	op_sort(all);
-	op_sort(in_place);
-	op_sort(copied);
 	return ret;
+}
+
+/*
+ * Write the host directory's reads-ALGO-UNIT.txt: a line per folio of
+ * classified_reads(), "ns kind" (enum read_kind), for the harness to
+ * compare the two kernels over the same folios. Sorts @all afterwards.
+ */
+static int __init write_reads(const char *algo, unsigned int unit_kb,
+			      struct op_times *all, const u8 *kind)
+{
+	size_t size = all->n * 24 + 1, len = 0;
+	char path[96], *buf = kvmalloc(size, GFP_KERNEL);
+	struct file *f;
+	loff_t pos = 0;
+	unsigned long i;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < all->n; i++)
+		len += scnprintf(buf + len, size - len, "%llu %u\n",
+				 all->ns[i], kind[i]);
+	op_sort(all);
+	snprintf(path, sizeof(path), "/host/reads-%s-%u.txt", algo, unit_kb);
+	f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (IS_ERR(f)) {
+		kvfree(buf);
+		return PTR_ERR(f);
+	}
+	n = kernel_write(f, buf, len, &pos);
+	__fput_sync(f);
+	kvfree(buf);
+	return n == len ? 0 : n < 0 ? n : -EIO;
+}
+
+/* Bytes of @folios that differ from the corpus they were written from */
+static unsigned long __init folio_mismatches(struct folio **folios,
+					     unsigned long nr, size_t fsize,
+					     const void *corpus)
+{
+	unsigned long i, bad = 0;
+	size_t off;
+
+	/* UML has no highmem: a folio's pages are mapped contiguously */
+	for (i = 0; i < nr; i++) {
+		const u8 *p = folio_address(folios[i]);
+		const u8 *q = corpus + i * fsize;
+
+		for (off = 0; off < fsize; off++)
+			bad += p[off] != q[off];
+	}
+	return bad;
 }
 
 /* One pass of a bio per folio over @folios, timed whole and per bio */
@@ -277,7 +327,8 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 {
 	size_t fsize = (size_t)unit_kb << 10;
 	unsigned long nr = size / fsize, i, bad = 0;
-	struct op_times w, r, pg, st, cl, ip, cp;
+	struct op_times w, r, pg, st, cl;
+	u8 *kind = NULL;
 	struct folio **folios;
 	struct file *bdev_file;
 	struct block_device *bdev;
@@ -295,10 +346,9 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	pg.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
 	st.ns = kvcalloc(size / PAGE_SIZE, sizeof(u64), GFP_KERNEL);
 	cl.ns = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
-	ip.ns = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
-	cp.ns = kvcalloc(nr, sizeof(u64), GFP_KERNEL);
+	kind = kvcalloc(nr, sizeof(*kind), GFP_KERNEL);
 	if (!folios || !w.ns || !r.ns || !pg.ns || !st.ns || !cl.ns ||
-	    !ip.ns || !cp.ns) {
+	    !kind) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -330,18 +380,17 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	if (!ret)
 		ret = page_reads(bdev, corpus, nr * fsize, true, &t_strided,
 				 &st, &bad);
-	/* last, so that the comparison below checks what it read */
-	if (!ret)
-		ret = classified_reads(bdev, folios, nr, &cl, &ip, &cp);
+	/* check the whole reads, then read whole again into cleared folios */
+	if (!ret) {
+		bad += folio_mismatches(folios, nr, fsize, corpus);
+		for (i = 0; i < nr; i++)
+			memset(folio_address(folios[i]), 0, fsize);
+		ret = classified_reads(bdev, folios, nr, &cl, kind);
+	}
 	__fput_sync(bdev_file);
-
-	/* UML has no highmem: a folio's pages are mapped contiguously */
-	for (i = 0; i < nr && !ret; i++) {
-		const u8 *p = folio_address(folios[i]), *q = corpus + i * fsize;
-		size_t off;
-
-		for (off = 0; off < fsize; off++)
-			bad += p[off] != q[off];
+	if (!ret) {
+		bad += folio_mismatches(folios, nr, fsize, corpus);
+		ret = write_reads(algo, unit_kb, &cl, kind);
 	}
 	read_file("/sys/block/zram0/mm_stat", mm_stat, sizeof(mm_stat) - 1);
 	strreplace(mm_stat, '\n', ' ');
@@ -351,13 +400,12 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 	/* its third line: how block reads were served */
 	read_file("/sys/block/zram0/debug_stat", dbg_stat, sizeof(dbg_stat) - 1);
 	strreplace(dbg_stat, '\n', ' ');
-	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"unit_kb\": %u, \"block_kb\": %d, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"write_p50_ns\": %llu, \"write_p99_ns\": %llu, \"read_p50_ns\": %llu, \"read_p99_ns\": %llu, \"page_p50_ns\": %llu, \"page_p99_ns\": %llu, \"strided_p50_ns\": %llu, \"strided_p99_ns\": %llu, \"classified_p50_ns\": %llu, \"in_place_p50_ns\": %llu, \"copied_p50_ns\": %llu, \"in_place_n\": %lu, \"copied_n\": %lu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\", \"debug_stat\": \"%s\"}\n",
+	pr_info("ZMP_UB {\"round\": %u, \"algo\": \"%s\", \"order\": %u, \"unit_kb\": %u, \"block_kb\": %d, \"bytes\": %zu, \"write_ns\": %llu, \"read_ns\": %llu, \"page_read_ns\": %llu, \"strided_read_ns\": %llu, \"write_p50_ns\": %llu, \"write_p99_ns\": %llu, \"read_p50_ns\": %llu, \"read_p99_ns\": %llu, \"page_p50_ns\": %llu, \"page_p99_ns\": %llu, \"strided_p50_ns\": %llu, \"strided_p99_ns\": %llu, \"classified_p50_ns\": %llu, \"mismatches\": %lu, \"error\": %d, \"mm_stat\": \"%s\", \"multi_pages_stat\": \"%s\", \"debug_stat\": \"%s\"}\n",
 		round, algo, get_order(fsize), unit_kb, block_kb, nr * fsize,
 		t_write, t_read, t_pages, t_strided,
 		op_pct(&w, 50), op_pct(&w, 99), op_pct(&r, 50), op_pct(&r, 99),
 		op_pct(&pg, 50), op_pct(&pg, 99), op_pct(&st, 50),
-		op_pct(&st, 99), op_pct(&cl, 50), op_pct(&ip, 50),
-		op_pct(&cp, 50), ip.n, cp.n, bad, ret, mm_stat, mp_stat,
+		op_pct(&st, 99), op_pct(&cl, 50), bad, ret, mm_stat, mp_stat,
 		dbg_stat);
 out:
 	for (i = 0; folios && i < nr && folios[i]; i++)
@@ -368,8 +416,7 @@ out:
 	kvfree(pg.ns);
 	kvfree(st.ns);
 	kvfree(cl.ns);
-	kvfree(ip.ns);
-	kvfree(cp.ns);
+	kvfree(kind);
 	return ret;
 }
 
