@@ -310,15 +310,19 @@ def native(results):
     for d in runs:
         d["base"] = d["base"].split()[0]
     rows = ["| base | corpus | algorithm | block | rounds | write | read whole "
-            "| read 4 KiB in order | commit | command |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| read 4 KiB in order | read p50, objects read in place "
+            "| read p50, objects copied | commit | command |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for d in runs:
         by = {}
         for r in d["rows"]:
             by[(r["algo"], r["block_kb"], r["metric"])] = r
         for algo, block in sorted({(a, b) for a, b, _ in by if b > 4}):
+            # the last two: the same folios on both kernels, sorted by
+            # how the patched kernel read each block (files that have them)
             cells = [by.get((algo, block, m)) for m in
-                     ("write_ns", "read_ns", "page_read_ns")]
+                     ("write_ns", "read_ns", "page_read_ns",
+                      "in_place_p50_ns", "copied_p50_ns")]
             rows.append("| %s | %s %d MiB | %s | %d KiB | %d | %s | `%s` | `%s` |" % (
                 base_of(d), d["corpus"].replace(".anon.zst", ""),
                 d["size_mib"], algo, block, d["rounds"],
