@@ -177,7 +177,9 @@ def main():
             continue
         series = [(m, label, unit, scale, [d[m] for d in b],
                    [d[m] for d in p]) for m, label, unit, scale in METRICS]
-        series += kind_series(a.work, a.rounds, key)
+        # a device storing pages reads no block
+        if p[0]["block_kb"] > 4:
+            series += kind_series(a.work, a.rounds, key)
         for m, label, unit, scale, bs, ps in series:
             ci = ratio_ci(bs, ps)
             rows.append({
