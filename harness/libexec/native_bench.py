@@ -177,8 +177,9 @@ def main():
             continue
         series = [(m, label, unit, scale, [d[m] for d in b],
                    [d[m] for d in p]) for m, label, unit, scale in METRICS]
-        # a device storing pages reads no block
-        if p[0]["block_kb"] > 4:
+        # a device storing pages reads no block; 6.12's debug_stat does
+        # not say how a block was read
+        if p[0]["block_kb"] > 4 and all("in_place" in d for d in p):
             series += kind_series(a.work, a.rounds, key)
         for m, label, unit, scale, bs, ps in series:
             ci = ratio_ci(bs, ps)

@@ -327,7 +327,7 @@ static int __init run_one(const void *corpus, size_t size, unsigned int round,
 {
 	size_t fsize = (size_t)unit_kb << 10;
 	unsigned long nr = size / fsize, i, bad = 0;
-	struct op_times w, r, pg, st, cl;
+	struct op_times w = {}, r = {}, pg = {}, st = {}, cl = {};
 	u8 *kind = NULL;
 	struct folio **folios;
 	struct file *bdev_file;
