@@ -49,7 +49,7 @@ METRICS = [
 
 # the last whole pass's folios, by how the patched kernel read each one's
 # block (zram_bench.c's enum read_kind), compared over the same folios on
-# both kernels: (kind, label)
+# both kernels: (kind, JSON metric, label)
 READ_KINDS = [
     (1, "in_place_p50_ns",
      "read p50 a folio, objects the patched kernel read in place"),
