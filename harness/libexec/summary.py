@@ -437,29 +437,29 @@ def replace(text, begin, end, body):
     return head + begin + "\n" + body + "\n" + end + tail
 
 
+# each generated table: its markers and what writes it
+TABLES = ((BEGIN, END, "headline"), (CBEGIN, CEND, "curve"),
+          (LBEGIN, LEND, "latency"), (NBEGIN, NEND, "native"),
+          (PBEGIN, PEND, "phone"), (RBEGIN, REND, "runs_table"),
+          (ZBEGIN, ZEND, "lz4_speed"), (WBEGIN, WEND, "workloads"))
+
+
 def write_readme(readme, results):
-    with open(readme) as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        print("%s: no headline markers" % readme, file=sys.stderr)
-        return 1
-    text = replace(text, BEGIN, END, headline(results))
-    if CBEGIN in text and CEND in text:
-        text = replace(text, CBEGIN, CEND, curve(results))
-    if LBEGIN in text and LEND in text:
-        text = replace(text, LBEGIN, LEND, latency(results))
-    if NBEGIN in text and NEND in text:
-        text = replace(text, NBEGIN, NEND, native(results))
-    if PBEGIN in text and PEND in text:
-        text = replace(text, PBEGIN, PEND, phone(results))
-    if RBEGIN in text and REND in text:
-        text = replace(text, RBEGIN, REND, runs_table(results))
-    if ZBEGIN in text and ZEND in text:
-        text = replace(text, ZBEGIN, ZEND, lz4_speed(results))
-    if WBEGIN in text and WEND in text:
-        text = replace(text, WBEGIN, WEND, workloads(results))
-    with open(readme, "w") as f:
-        f.write(text)
+    """Fill the generated tables of @readme (README.md, which must hold the
+    headline) and of the results page beside the results (README.md in
+    @results, the detail), wherever each holds a table's markers."""
+    page = os.path.join(results, "README.md")
+    for path in (readme, page):
+        with open(path) as f:
+            text = f.read()
+        if path == readme and (BEGIN not in text or END not in text):
+            print("%s: no headline markers" % readme, file=sys.stderr)
+            return 1
+        for begin, end, fn in TABLES:
+            if begin in text and end in text:
+                text = replace(text, begin, end, globals()[fn](results))
+        with open(path, "w") as f:
+            f.write(text)
     return 0
 
 
