@@ -4,13 +4,17 @@
 usage: summary.py DIR | summary.py --readme README RESULTS_DIR
 
 DIR: one row a run, for every JSON file under DIR (its subdirectories
-included).  --readme: rewrites README's generated tables, each between its
-markers: the headline table (the files RESULTS_DIR/headline.list names),
-the fault latency of those of them that measured it, the block sizes
-(every --block-size run), the phone profile (every --phone run) and the
-host clock (every bench-native file, native-*.json), and the runs
-harness/bin/record kept (BASE/runs/*.tap).  Each table is stamped with what its result files
-record: the base, the commits, the dates and, per row, the command.
+included).  --readme: rewrites the generated tables of README and of the
+results page RESULTS_DIR/README.md, each between its markers in one of
+the two: the headline table (the files RESULTS_DIR/headline.list names),
+the fault latency of those of them that measured it (optional), the
+workloads (thrash-*.json, appswitch-*.json) and the runs
+harness/bin/record kept (BASE/runs/*.tap) in README; the block sizes
+(every --block-size run), the host clock (every bench-native file,
+native-*.json), the LZ4 decoder (lz4-speed.md) and the phone profile
+(every --phone run) on the page.  Each table is stamped with what its
+result files record: the base, the commits, the dates and, per row, the
+command.
 """
 
 import glob
@@ -437,27 +441,43 @@ def replace(text, begin, end, body):
     return head + begin + "\n" + body + "\n" + end + tail
 
 
-# each generated table: its markers and what writes it
-TABLES = ((BEGIN, END, "headline"), (CBEGIN, CEND, "curve"),
-          (LBEGIN, LEND, "latency"), (NBEGIN, NEND, "native"),
-          (PBEGIN, PEND, "phone"), (RBEGIN, REND, "runs_table"),
-          (ZBEGIN, ZEND, "lz4_speed"), (WBEGIN, WEND, "workloads"))
+# each generated table: its markers, what writes it, and whether one of
+# the two files must hold it (the fault latency table is optional)
+TABLES = ((BEGIN, END, headline, True), (CBEGIN, CEND, curve, True),
+          (LBEGIN, LEND, latency, False), (NBEGIN, NEND, native, True),
+          (PBEGIN, PEND, phone, True), (RBEGIN, REND, runs_table, True),
+          (ZBEGIN, ZEND, lz4_speed, True), (WBEGIN, WEND, workloads, True))
 
 
 def write_readme(readme, results):
     """Fill the generated tables of @readme (README.md, which must hold the
     headline) and of the results page beside the results (README.md in
-    @results, the detail), wherever each holds a table's markers."""
+    @results, the detail): each table goes where its markers are, in
+    exactly one of the two. Nothing is written unless both files can be
+    filled."""
     page = os.path.join(results, "README.md")
+    texts = {}
     for path in (readme, page):
-        with open(path) as f:
-            text = f.read()
-        if path == readme and (BEGIN not in text or END not in text):
-            print("%s: no headline markers" % readme, file=sys.stderr)
+        try:
+            with open(path) as f:
+                texts[path] = f.read()
+        except OSError as e:
+            print("%s: %s" % (path, e.strerror), file=sys.stderr)
             return 1
-        for begin, end, fn in TABLES:
-            if begin in text and end in text:
-                text = replace(text, begin, end, globals()[fn](results))
+    if BEGIN not in texts[readme] or END not in texts[readme]:
+        print("%s: no headline markers" % readme, file=sys.stderr)
+        return 1
+    for begin, end, fn, required in TABLES:
+        where = [p for p, t in texts.items() if begin in t and end in t]
+        if len(where) > 1 or (required and not where):
+            print("%s: in %s" % (begin, " and ".join(where) or
+                                 "neither %s nor %s" % (readme, page)),
+                  file=sys.stderr)
+            return 1
+        if where:
+            texts[where[0]] = replace(texts[where[0]], begin, end,
+                                      fn(results))
+    for path, text in texts.items():
         with open(path, "w") as f:
             f.write(text)
     return 0
