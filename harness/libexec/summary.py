@@ -469,6 +469,12 @@ def write_readme(readme, results):
         return 1
     for begin, end, fn, required in TABLES:
         where = [p for p, t in texts.items() if begin in t and end in t]
+        half = [p for p, t in texts.items() if (begin in t) != (end in t) or
+                (begin in t and t.index(end) < t.index(begin))]
+        if half:
+            print("%s: a lone or misplaced marker in %s" %
+                  (begin, " and ".join(half)), file=sys.stderr)
+            return 1
         if len(where) > 1 or (required and not where):
             print("%s: in %s" % (begin, " and ".join(where) or
                                  "neither %s nor %s" % (readme, page)),
@@ -477,9 +483,12 @@ def write_readme(readme, results):
         if where:
             texts[where[0]] = replace(texts[where[0]], begin, end,
                                       fn(results))
+    # both files or neither, as far as a rename goes
     for path, text in texts.items():
-        with open(path, "w") as f:
+        with open(path + ".new", "w") as f:
             f.write(text)
+    for path in texts:
+        os.replace(path + ".new", path)
     return 0
 
 
