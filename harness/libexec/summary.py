@@ -21,7 +21,13 @@ import glob
 import json
 import os
 import re
+import subprocess
 import sys
+
+from thrash_compare import rank_sum_p
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 
 
 BEGIN, END = "<!-- headline:begin -->", "<!-- headline:end -->"
@@ -256,48 +262,113 @@ def median_of(d, kind, fn):
     return (vals[n // 2] + vals[(n - 1) // 2]) / 2
 
 
+# A thrash file's args that do not change what it measures
+THRASH_ROUND_ARGS = ("rounds", "out", "timeout", "profile", "validate")
+
+
+def kernel_paths(base):
+    """The pathspecs of @base's kernel files and of how they are built."""
+    overlay = "."
+    conf = os.path.join(ROOT, "harness", "base", "bases.conf")
+    with open(conf) as f:
+        for line in f:
+            w = line.split("#")[0].split()
+            if w and w[0] == base:
+                overlay = w[-1]
+    configs = "harness/configs"
+    if overlay != ".":
+        return [overlay, configs]
+    return [".", ":(exclude)harness", ":(exclude)backport-6.12",
+            ":(exclude)README.md", ":(exclude).ci", configs]
+
+
+def same_kernels(base, c1, c2):
+    """Whether commits @c1 and @c2 hold the same kernel code of @base
+    (a "-dirty" stamp never does: its tree is not recorded)."""
+    if c1 == c2:
+        return "dirty" not in c1
+    if "dirty" in c1 or "dirty" in c2:
+        return False
+    res = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", c1, c2,
+                          "--"] + kernel_paths(base),
+                         stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, check=False)
+    return res.returncode == 0
+
+
+def pool_thrash(runs):
+    """Thrash files of one setup whose kernels are the same code, pooled:
+    a list of lists of files, in the order of their first file."""
+    groups = []
+    for d in runs:
+        setup = (base_of(d), {k: v for k, v in d["args"].items()
+                              if k not in THRASH_ROUND_ARGS})
+        for g in groups:
+            if g[0] == setup and same_kernels(base_of(d), commit_of(g[1][0]),
+                                              commit_of(d)):
+                g[1].append(d)
+                break
+        else:
+            groups.append((setup, [d]))
+    return [g[1] for g in groups]
+
+
 def workloads(results):
     """The workloads: every harness/bin/thrash and harness/bin/appswitch
-    file, patched over baseline (medians over the rounds)."""
-    runs = [load(f, results) for f in sorted(
-        glob.glob(os.path.join(results, "*", "thrash-*.json")) +
+    file, patched over baseline (medians over the rounds). Thrash files of
+    one setup and one kernel code are one row, their rounds pooled, with
+    the p of a rank-sum test on the system time."""
+    thrash = [load(f, results) for f in sorted(
+        glob.glob(os.path.join(results, "*", "thrash-*.json")))]
+    apps = [load(f, results) for f in sorted(
         glob.glob(os.path.join(results, "*", "appswitch-*.json")))]
-    rows = ["| base | workload | system time | elapsed or app back (hot, "
-            "cold) | faults p99 (hot, cold) | pool | written to flash "
+    rows = ["| base | workload | system time (p) | elapsed or app back "
+            "(hot, cold) | faults p99 (hot, cold) | pool | written to flash "
             "| rounds | commit | command |",
             "|---|---|---|---|---|---|---|---|---|---|"]
 
     def r(d, fn):
         b, p = median_of(d, "baseline", fn), median_of(d, "patched", fn)
         return "%.3f" % (p / b) if b else "-"
-    for d in runs:
+    for group in pool_thrash(thrash):
+        group.sort(key=lambda g: g.get("date", ""))
+        d = dict(group[0], rounds=[x for g in group for x in g["rounds"]])
         a = d["args"]
         n = len(d["rounds"]) // 2
         mthp = "+".join("%d" % m for m in a["mthp"])
-        if os.path.basename(d["_file"]).startswith("thrash-"):
-            rows.append("| %s | build of %d objects, make -j%d, memory.max "
-                        "%d MiB, %s, %s KiB mTHP | %s | %s | - | %s | - | %d "
-                        "| %s | `%s` |" % (
-                base_of(d), len(a["targets"].split()), a.get("jobs", 2),
-                a["max_mib"],
-                a["algo"], mthp, r(d, lambda x: x["sys_ms"]),
-                r(d, lambda x: x["elapsed_ms"]),
-                r(d, lambda x: sum(p[1] for p in x["pool"]) /
-                  max(1, len(x["pool"]))), n, commit_of(d), command_of(d)))
-        else:
-            rows.append("| %s | %d apps of %d MiB, %d hot, memory.max %d "
-                        "MiB, lz4 + zstd + writeback, %s KiB mTHP | - | "
-                        "%s, %s | %s, %s | %s | %s | %d | %s | `%s` |" % (
-                base_of(d), a["apps"], a["size"], a["hot"], a["limit"],
-                mthp, r(d, lambda x: x["hot_ms"]),
-                r(d, lambda x: x["cold_ms"]),
-                r(d, lambda x: x["summary"]["hot_faults"]["p99_us"]),
-                r(d, lambda x: x["summary"]["cold_faults"]["p99_us"]),
-                r(d, lambda x: sum(x["used_per_pass"]) /
-                  len(x["used_per_pass"])),
-                r(d, lambda x: x["bd_write_bytes"]), n, commit_of(d),
-                command_of(d)))
-    return stamp(runs, results) + "\n\n" + "\n".join(rows)
+        sys_ms = {k: [x["sys_ms"] for x in d["rounds"] if x["kernel"] == k]
+                  for k in ("baseline", "patched")}
+        pval, _ = rank_sum_p(sys_ms["baseline"], sys_ms["patched"])
+        rows.append("| %s | build of %d objects, make -j%d, memory.max "
+                    "%d MiB, %s, %s KiB mTHP%s | %s (%.3f) | %s | - | %s | - "
+                    "| %d | %s | %s |" % (
+            base_of(d), len(a["targets"].split()), a.get("jobs", 2),
+            a["max_mib"], a["algo"], mthp,
+            "" if a.get("block_size", 16) == a["mthp"][0]
+            else ", blocks of %d KiB" % a["block_size"],
+            r(d, lambda x: x["sys_ms"]), pval,
+            r(d, lambda x: x["elapsed_ms"]),
+            r(d, lambda x: sum(p[1] for p in x["pool"]) /
+              max(1, len(x["pool"]))), n,
+            ", ".join(commit_of(g) for g in group),
+            "; ".join("`%s`" % command_of(g) for g in group)))
+    for d in apps:
+        a = d["args"]
+        n = len(d["rounds"]) // 2
+        mthp = "+".join("%d" % m for m in a["mthp"])
+        rows.append("| %s | %d apps of %d MiB, %d hot, memory.max %d "
+                    "MiB, lz4 + zstd + writeback, %s KiB mTHP | - | "
+                    "%s, %s | %s, %s | %s | %s | %d | %s | `%s` |" % (
+            base_of(d), a["apps"], a["size"], a["hot"], a["limit"],
+            mthp, r(d, lambda x: x["hot_ms"]),
+            r(d, lambda x: x["cold_ms"]),
+            r(d, lambda x: x["summary"]["hot_faults"]["p99_us"]),
+            r(d, lambda x: x["summary"]["cold_faults"]["p99_us"]),
+            r(d, lambda x: sum(x["used_per_pass"]) /
+              len(x["used_per_pass"])),
+            r(d, lambda x: x["bd_write_bytes"]), n, commit_of(d),
+            command_of(d)))
+    return stamp(thrash + apps, results) + "\n\n" + "\n".join(rows)
 
 
 def ratio_ci(row):
