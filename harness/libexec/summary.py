@@ -267,7 +267,7 @@ THRASH_ROUND_ARGS = ("rounds", "out", "timeout", "profile", "validate")
 
 
 def kernel_paths(base):
-    """The pathspecs of @base's kernel files and of how they are built."""
+    """The pathspecs of @base's kernel files in the project."""
     overlay = "."
     conf = os.path.join(ROOT, "harness", "base", "bases.conf")
     with open(conf) as f:
@@ -275,25 +275,36 @@ def kernel_paths(base):
             w = line.split("#")[0].split()
             if w and w[0] == base:
                 overlay = w[-1]
-    configs = "harness/configs"
     if overlay != ".":
-        return [overlay, configs]
+        return [overlay]
     return [".", ":(exclude)harness", ":(exclude)backport-6.12",
-            ":(exclude)README.md", ":(exclude).ci", configs]
+            ":(exclude)README.md", ":(exclude).ci"]
 
 
 def same_kernels(base, c1, c2):
-    """Whether commits @c1 and @c2 hold the same kernel code of @base
-    (a "-dirty" stamp never does: its tree is not recorded)."""
-    if c1 == c2:
-        return "dirty" not in c1
-    if "dirty" in c1 or "dirty" in c2:
+    """Whether commits @c1 and @c2 hold the same kernel code of @base and
+    the same configs it is built with (a "-dirty" stamp never does: its
+    tree is not recorded; nor does a commit git cannot read)."""
+    if "dirty" in c1 or "dirty" in c2 or "not recorded" in (c1, c2):
         return False
-    res = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", c1, c2,
-                          "--"] + kernel_paths(base),
-                         stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, check=False)
-    return res.returncode == 0
+    if c1 == c2:
+        return True
+    for paths in (kernel_paths(base), ["harness/configs"]):
+        try:
+            res = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", c1,
+                                  c2, "--"] + paths,
+                                 stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, check=False)
+        except OSError:
+            res = None
+        if res is None or res.returncode not in (0, 1):
+            print("summary.py: cannot compare %s with %s (git): their "
+                  "thrash rounds are not pooled" % (c1, c2),
+                  file=sys.stderr)
+            return False
+        if res.returncode:
+            return False
+    return True
 
 
 def pool_thrash(runs):
@@ -338,9 +349,12 @@ def workloads(results):
         mthp = "+".join("%d" % m for m in a["mthp"])
         sys_ms = {k: [x["sys_ms"] for x in d["rounds"] if x["kernel"] == k]
                   for k in ("baseline", "patched")}
-        pval, _ = rank_sum_p(sys_ms["baseline"], sys_ms["patched"])
+        pval = "-"
+        if min(len(v) for v in sys_ms.values()) >= 3:
+            pval = "%.3f" % rank_sum_p(sys_ms["baseline"],
+                                       sys_ms["patched"])[0]
         rows.append("| %s | build of %d objects, make -j%d, memory.max "
-                    "%d MiB, %s, %s KiB mTHP%s | %s (%.3f) | %s | - | %s | - "
+                    "%d MiB, %s, %s KiB mTHP%s | %s (%s) | %s | - | %s | - "
                     "| %d | %s | %s |" % (
             base_of(d), len(a["targets"].split()), a.get("jobs", 2),
             a["max_mib"], a["algo"], mthp,

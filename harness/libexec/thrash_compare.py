@@ -36,9 +36,9 @@ def value(r, key):
     """A round's figure, or None where its kernel did not count it."""
     if key in r:
         return r[key]
-    if key not in r["vm_after"]:
+    if key not in r["vm_after"] or key not in r["vm_before"]:
         return None
-    return r["vm_after"][key] - r["vm_before"].get(key, 0)
+    return r["vm_after"][key] - r["vm_before"][key]
 
 
 def same_setup(docs, skip=()):
@@ -96,9 +96,13 @@ def main(argv):
                     "rounds are pooled")
     ap.add_argument("--patched", nargs="+", metavar="FILE",
                     help="result files whose patched rounds are pooled "
-                    "(default: FILES)")
+                    "(default: FILES); after FILES, as it takes every "
+                    "file that follows it")
     a = ap.parse_args(argv)
     patched_files = a.patched or a.files
+    for files in (a.files, patched_files):
+        if len(set(files)) != len(files):
+            sys.exit("thrash-compare: a file is named twice")
     docs = [(p, load(p)) for p in dict.fromkeys(a.files + patched_files)]
     same_setup(docs, PATCHED_ARGS)
     by_path = dict(docs)
@@ -128,10 +132,10 @@ def main(argv):
         print(f"| {key} | {mx:g} | {my:g} | {ratio} | {p:.3f} ({how}) |")
     print()
     for key in ("pswpin", "sys_ms"):
-        print(f"{key} rounds, unpatched: "
-              f"{sorted(value(r, key) for r in base)}")
-        print(f"{key} rounds, patched: "
-              f"{sorted(value(r, key) for r in pat)}")
+        for name, rounds in (("unpatched", base), ("patched", pat)):
+            vals = [value(r, key) for r in rounds]
+            if None not in vals:
+                print(f"{key} rounds, {name}: {sorted(vals)}")
 
 
 if __name__ == "__main__":
