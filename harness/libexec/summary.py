@@ -24,7 +24,7 @@ import re
 import subprocess
 import sys
 
-from thrash_compare import rank_sum_p
+from thrash_compare import ROUND_ARGS, rank_sum_p
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -262,10 +262,6 @@ def median_of(d, kind, fn):
     return (vals[n // 2] + vals[(n - 1) // 2]) / 2
 
 
-# A thrash file's args that do not change what it measures
-THRASH_ROUND_ARGS = ("rounds", "out", "timeout", "profile", "validate")
-
-
 def kernel_paths(base):
     """The pathspecs of @base's kernel files in the project."""
     overlay = "."
@@ -313,7 +309,7 @@ def pool_thrash(runs):
     groups = []
     for d in runs:
         setup = (base_of(d), {k: v for k, v in d["args"].items()
-                              if k not in THRASH_ROUND_ARGS})
+                              if k not in ROUND_ARGS})
         for g in groups:
             if g[0] == setup and same_kernels(base_of(d), commit_of(g[1][0]),
                                               commit_of(d)):
