@@ -285,7 +285,8 @@ def same_kernels(base, c1, c2):
         return False
     if c1 == c2:
         return True
-    for paths in (kernel_paths(base), ["harness/configs"]):
+    for paths in (kernel_paths(base),
+                  ["harness/configs", "harness/base/bases.conf"]):
         try:
             res = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", c1,
                                   c2, "--"] + paths,

@@ -14,6 +14,7 @@ the medians, their ratio and the two-sided p of a rank-sum
 import argparse
 import itertools
 import json
+import os
 import random
 import statistics
 import sys
@@ -101,7 +102,7 @@ def main(argv):
     a = ap.parse_args(argv)
     patched_files = a.patched or a.files
     for files in (a.files, patched_files):
-        if len(set(files)) != len(files):
+        if len({os.path.realpath(f) for f in files}) != len(files):
             sys.exit("thrash-compare: a file is named twice")
     docs = [(p, load(p)) for p in dict.fromkeys(a.files + patched_files)]
     same_setup(docs, PATCHED_ARGS)
