@@ -219,6 +219,28 @@ def suite_cases():
     return out
 
 
+def stats_cases():
+    """thrash-compare's rank-sum test, whose p README's workloads table
+    prints: ties share their mean rank, the exact two-sided p of three
+    rounds against three, and the sampled p of twelve against twelve."""
+    import thrash_compare as tc
+    out = []
+    got = tc.ranks([10, 20, 20, 30])
+    out.append(("rank-sum: ties share their mean rank",
+                got == [1, 2.5, 2.5, 4], repr(got)))
+    p, how = tc.rank_sum_p([1, 2, 3], [4, 5, 6])
+    out.append(("rank-sum: 3 rounds all above 3 give the exact p 0.1",
+                abs(p - 0.1) < 1e-12 and how == "exact", "%r %s" % (p, how)))
+    p, how = tc.rank_sum_p([1, 2, 3], [3, 2, 1])
+    out.append(("rank-sum: the same rounds give p 1",
+                p == 1.0, "%r %s" % (p, how)))
+    p, how = tc.rank_sum_p(list(range(12)), list(range(100, 112)))
+    out.append(("rank-sum: 12 against 12 is sampled, and separated rounds "
+                "give a small p", p < 0.001 and "permutations" in how,
+                "%r %s" % (p, how)))
+    return out
+
+
 def main():
     results = []
     for name, text, want in cases():
@@ -248,6 +270,7 @@ def main():
     results.append(("a nested skip does not fail its test", ok, repr(parsed)))
     results += skip_cases()
     results += suite_cases()
+    results += stats_cases()
     print("TAP version 13")
     print("1..%d" % len(results))
     for i, (name, ok, why) in enumerate(results, 1):
